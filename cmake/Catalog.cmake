@@ -1,0 +1,22 @@
+# The catalog (catalog/*.json) is validated and compiled into the library at
+# build time by tools/catalog_embed.cpp, which uses the core's own parser: a
+# malformed catalog fails the build with the file and JSON path. Under
+# Emscripten the tool itself is wasm and runs under node (the toolchain's
+# CROSSCOMPILING_EMULATOR), with NODERAWFS to read the files.
+set(GPUPLAN_CATALOG_FILES
+  ${PROJECT_SOURCE_DIR}/catalog/meta.json
+  ${PROJECT_SOURCE_DIR}/catalog/gpus.json
+  ${PROJECT_SOURCE_DIR}/catalog/platforms.json
+  ${PROJECT_SOURCE_DIR}/catalog/models.json)
+
+function(gpuplan_add_embedded_catalog target)
+  set(out "${CMAKE_BINARY_DIR}/generated/embedded_catalog_data.cpp")
+  add_custom_command(
+    OUTPUT "${out}"
+    COMMAND gpuplan_catalog_embed "${out}" ${GPUPLAN_CATALOG_FILES}
+    DEPENDS gpuplan_catalog_embed ${GPUPLAN_CATALOG_FILES}
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
+    COMMENT "Validating and embedding the catalog"
+    VERBATIM)
+  target_sources(${target} PRIVATE "${out}")
+endfunction()

@@ -1,0 +1,43 @@
+# Third-party code comes from Debian packages, never from the repository or the
+# network: nlohmann-json3-dev for JSON, googletest sources for the test suite.
+
+# nlohmann/json is header-only. Under Emscripten the toolchain searches only its
+# own sysroot, and adding /usr/include would pull in glibc's headers, so we
+# expose exactly the nlohmann folder through a link inside the build tree.
+set(GPUPLAN_NLOHMANN_DIR "/usr/include/nlohmann" CACHE PATH "Folder holding nlohmann/json.hpp")
+if(NOT EXISTS "${GPUPLAN_NLOHMANN_DIR}/json.hpp")
+  message(FATAL_ERROR "nlohmann/json not found in ${GPUPLAN_NLOHMANN_DIR}: run ./dev.sh setup (apt-get install nlohmann-json3-dev)")
+endif()
+set(_gpuplan_json_include "${CMAKE_BINARY_DIR}/third_party/include")
+file(MAKE_DIRECTORY "${_gpuplan_json_include}")
+if(NOT EXISTS "${_gpuplan_json_include}/nlohmann")
+  file(CREATE_LINK "${GPUPLAN_NLOHMANN_DIR}" "${_gpuplan_json_include}/nlohmann" SYMBOLIC)
+endif()
+add_library(gpuplan_json INTERFACE)
+target_include_directories(gpuplan_json SYSTEM INTERFACE "${_gpuplan_json_include}")
+# Keep JSON object keys in insertion order? No: plain nlohmann::json sorts keys,
+# which makes native and wasm output byte-identical and diffable.
+
+# Numeric code must give the same bits natively and in wasm: no fused
+# multiply-add contraction (a price must not differ between CLI and page).
+add_library(gpuplan_flags INTERFACE)
+target_compile_options(gpuplan_flags INTERFACE
+  -ffp-contract=off
+  $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>)
+if(EMSCRIPTEN)
+  # C++ exceptions are off by default in Emscripten; the JSON parser and the
+  # boundary catch need them.
+  target_compile_options(gpuplan_flags INTERFACE -fexceptions)
+  target_link_options(gpuplan_flags INTERFACE -fexceptions)
+endif()
+
+if(GPUPLAN_BUILD_TESTS)
+  set(GPUPLAN_GTEST_SOURCE_DIR "/usr/src/googletest" CACHE PATH "GoogleTest sources (Debian package googletest)")
+  if(NOT EXISTS "${GPUPLAN_GTEST_SOURCE_DIR}/CMakeLists.txt")
+    message(FATAL_ERROR "GoogleTest sources not found in ${GPUPLAN_GTEST_SOURCE_DIR}: run ./dev.sh setup (apt-get install googletest)")
+  endif()
+  set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+  set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
+  set(gtest_disable_pthreads ${EMSCRIPTEN} CACHE BOOL "" FORCE)
+  add_subdirectory("${GPUPLAN_GTEST_SOURCE_DIR}" "${CMAKE_BINARY_DIR}/googletest" EXCLUDE_FROM_ALL SYSTEM)
+endif()

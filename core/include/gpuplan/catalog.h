@@ -1,0 +1,124 @@
+// The catalog: GPUs, platforms with their offers, and model presets. It is data
+// with provenance (catalog/*.json); this header holds its typed form. Every
+// figure the planner uses comes from here or from the request, never from code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuplan/error.h"
+#include "gpuplan/locale.h"
+#include "gpuplan/model.h"
+
+namespace gpuplan {
+
+enum class Segment { consumer, workstation, datacenter };
+
+// Dense (no sparsity) peak rates in TFLOP/s (TOPS for int8). A zero means the
+// card has no such unit (e.g. no BF16 tensor cores on Turing or Volta).
+struct PeakTflops {
+  double fp32 = 0;         // CUDA-core FP32
+  double tf32 = 0;         // tensor-core TF32 (Ampere and later)
+  double fp16_tensor = 0;  // FP16 tensor with FP32 accumulate: what AMP uses
+                           // (GeForce cards run this at half the FP16-accumulate headline)
+  double bf16_tensor = 0;  // BF16 tensor with FP32 accumulate
+  double fp8_tensor = 0;
+  double int8_tensor = 0;  // TOPS
+  double fp64 = 0;         // FP64 (vector; tensor-core FP64 where it is higher)
+};
+
+struct PurchasePrice {
+  double amount = 0;
+  std::string currency;
+  std::string as_of;
+  std::string source;
+};
+
+struct Gpu {
+  std::string id;
+  std::string name;
+  std::string arch;  // "Ampere", "Hopper", ...
+  Segment segment = Segment::datacenter;
+  int launch_year = 0;
+  double memory_bytes = 0;                // capacity as the driver reports it
+  double memory_bandwidth_bytes_per_s = 0;
+  PeakTflops tflops;
+  double tdp_watts = 0;
+  double nvlink_bytes_per_s = 0;  // per GPU, both directions summed as NVIDIA quotes; 0 = none
+  int pcie_gen = 4;
+  std::optional<PurchasePrice> purchase;
+  std::vector<std::string> sources;
+};
+
+enum class Billing { on_demand, spot, monthly, yearly, off_peak };
+
+struct PriceRange {
+  double low = 0;
+  double typical = 0;
+  double high = 0;
+};
+
+struct Offer {
+  std::string gpu;  // Gpu::id
+  Billing billing = Billing::on_demand;
+  PriceRange per_gpu_hour;  // in `currency`
+  std::string currency;     // "CNY" or "USD"
+  std::string as_of;
+  std::string source;
+  std::string confidence;  // "high", "medium", "low"
+};
+
+enum class PlatformKind { cloud, marketplace, campus };
+
+struct Platform {
+  std::string id;
+  Text name;
+  PlatformKind kind = PlatformKind::marketplace;
+  std::string region;
+  std::string currency;
+  double billing_granularity_seconds = 3600;  // the unit time is rounded up to
+  double minimum_charge_seconds = 0;
+  bool disk_bills_after_release = false;      // a released or stopped instance still bills its disks
+  double storage_per_gb_month = 0;            // in `currency`; 0 when unknown
+  double free_storage_gb = 0;
+  double egress_per_gb = 0;
+  double spot_discount = 0;                   // typical fraction off on-demand (0.7 = pays 30 %)
+  double spot_interruptions_per_hour = 0;     // expected reclaim rate when spot exists
+  double off_peak_discount = 0;
+  double education_discount = 0;              // fraction off for verified students
+  std::string queue_risk;                     // "low", "medium", "high"
+  Text notes;
+  std::vector<std::string> sources;
+  std::vector<Offer> offers;
+};
+
+struct ExchangeRate {
+  double cny_per_usd = 0;
+  std::string as_of;
+  std::string source;
+};
+
+struct Catalog {
+  std::string version;
+  ExchangeRate fx;
+  std::vector<Gpu> gpus;
+  std::vector<Platform> platforms;
+  std::vector<ModelSpec> models;
+
+  const Gpu* find_gpu(std::string_view id) const;
+  const Platform* find_platform(std::string_view id) const;
+  const ModelSpec* find_model(std::string_view id) const;
+};
+
+// Parses and validates catalog JSON (the merged form `gpuplan catalog` prints).
+// Errors name the JSON path, e.g. "platforms[2].offers[0].source".
+Result<Catalog> parse_catalog(std::string_view json_text);
+
+// The catalog compiled into this build (validated at build time).
+const Catalog& embedded_catalog();
+// Its JSON text, as `gpuplan catalog` prints it.
+std::string_view embedded_catalog_json();
+
+}  // namespace gpuplan

@@ -1,0 +1,34 @@
+// What the estimators need to know about a network: the dimensions published
+// in its config, or what the catalog carries for convolutional presets.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpuplan {
+
+enum class ModelKind { decoder, encoder, encoder_decoder, cnn };
+
+struct ModelSpec {
+  std::string id;    // preset id, empty for explicit dimensions
+  std::string name;
+  ModelKind kind = ModelKind::decoder;
+  double params = 0;  // total parameter count (all experts for MoE)
+  int layers = 0;     // transformer blocks (encoder + decoder for encoder-decoder)
+  int hidden = 0;
+  int heads = 0;
+  int kv_heads = 0;   // grouped-query attention; == heads for multi-head attention
+  int ffn = 0;        // intermediate size of the MLP (per expert for MoE)
+  int vocab = 0;
+  bool gated_mlp = true;        // SwiGLU-style three-matrix MLP (LLaMA) vs two (BERT, GPT-2)
+  bool tied_embeddings = false; // LM head shares the embedding matrix
+  int experts = 1;              // mixture-of-experts: experts per layer
+  int experts_per_token = 1;    // experts routed per token
+  // Convolutional presets: what dimensions cannot say, from published figures.
+  double activation_bytes_per_sample = 0;  // training activations at reference_image_size, fp32
+  int reference_image_size = 224;
+  double gflops_per_sample = 0;            // forward GFLOPs at reference_image_size
+  std::vector<std::string> sources;
+};
+
+}  // namespace gpuplan

@@ -1,0 +1,40 @@
+// The one function behind the CLI, the wasm module and the page:
+// a validated request in, the whole answer out.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/memory.h"
+#include "gpuplan/request.h"
+#include "gpuplan/throughput.h"
+
+namespace gpuplan {
+
+struct Warning {
+  std::string code;
+  std::string message;  // in the request's locale
+};
+
+struct GpuResult {
+  std::string id;
+  bool fits = false;
+  int count = 1;              // fewest GPUs of this type that run the workload
+  MemoryEstimate memory;      // per GPU at `count`
+  Throughput throughput;      // at `count`
+  double hours = 0;           // wall-clock hours for the request's data; 0 without data
+};
+
+struct Response {
+  MemoryEstimate memory;      // per GPU under the request's own GPU count and sharding
+  double headroom = kDefaultHeadroom;
+  double recommended_bytes = 0;
+  std::vector<GpuResult> gpus;
+  std::vector<Warning> warnings;
+};
+
+Response plan(const Request& request, const Catalog& catalog);
+
+}  // namespace gpuplan

@@ -1,0 +1,103 @@
+// The planner's request in typed form (contract v1, docs/api.md). Every field
+// has a default, so a request naming only a model preset is complete.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/error.h"
+#include "gpuplan/locale.h"
+#include "gpuplan/model.h"
+
+namespace gpuplan {
+
+enum class Mode { train, infer };
+enum class Method { full, lora, qlora };
+// Training regimes and inference weight formats share one enum because the
+// contract has one field; parse_request checks the value fits the mode.
+enum class Precision { fp32, fp16_mixed, bf16_mixed, bf16_true, fp16, bf16, int8, nf4, int4 };
+enum class Optimizer { adamw, adamw_8bit, sgd, sgd_momentum, adafactor };
+enum class Sharding { none, ddp, zero1, zero2, zero3 };
+enum class LoraTargets { qv, attention, all_linear };
+
+struct Lora {
+  int rank = 8;
+  LoraTargets targets = LoraTargets::qv;
+};
+
+struct Workload {
+  Mode mode = Mode::train;
+  Method method = Method::full;
+  Precision precision = Precision::bf16_mixed;
+  Optimizer optimizer = Optimizer::adamw;
+  int micro_batch = 1;
+  int seq_len = 0;  // 0 until defaulted from the model kind (2048 decoder, 512 others)
+  int image_size = 224;
+  bool grad_checkpointing = false;
+  bool flash_attention = true;
+  Lora lora;
+  int kv_cache_bits = 16;
+  int gpus = 1;
+  Sharding sharding = Sharding::none;
+  bool cpu_offload = false;
+};
+
+struct Hardware {
+  std::string gpu;
+  int count = 1;
+};
+
+// Size of the job: tokens, or samples times epochs.
+struct DataSize {
+  double tokens = 0;
+  double samples = 0;
+  double epochs = 1;
+};
+
+enum class Stage { debug, formal, revision };
+
+struct StageRequest {
+  Stage stage = Stage::formal;
+  int runs = 1;
+  double data_fraction = 1.0;
+};
+
+struct Budget {
+  double amount = 0;
+  std::string currency = "CNY";
+};
+
+struct Prefs {
+  std::string billing;                 // empty: any billing option
+  std::vector<std::string> platforms;  // empty: every platform
+  double deadline_days = 0;            // 0: no deadline
+};
+
+struct UserPrice {
+  std::string platform;
+  std::string gpu;
+  double per_gpu_hour = 0;
+  std::string currency = "CNY";
+  Billing billing = Billing::on_demand;
+};
+
+struct Request {
+  Locale locale = Locale::zh_CN;
+  ModelSpec model;
+  Workload workload;
+  std::optional<Hardware> hardware;
+  std::optional<DataSize> data;
+  std::vector<StageRequest> stages;
+  std::optional<Budget> budget;
+  Prefs prefs;
+  std::vector<UserPrice> prices;
+};
+
+// Parses and validates a request against the catalog (presets, GPU ids).
+// Fills every default. Errors name the field and are in the request's locale.
+Result<Request> parse_request(std::string_view json_text, const Catalog& catalog);
+
+}  // namespace gpuplan

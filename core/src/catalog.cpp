@@ -1,0 +1,246 @@
+// Catalog parsing and validation. The same code checks the catalog at build
+// time (tools/catalog_embed.cpp) and reads it at run time, so a catalog that
+// built is a catalog that loads. Field reference: docs/catalog.md.
+#include "gpuplan/catalog.h"
+
+#include <set>
+#include <string>
+
+#include "json_reader.h"
+#include "messages.h"
+
+namespace gpuplan {
+namespace {
+
+constexpr Locale kL = Locale::en;  // catalog errors are for maintainers
+constexpr size_t kMaxCatalogBytes = 16 << 20;
+constexpr int kMaxDepth = 16;
+
+[[noreturn]] void invalid(const std::string& path, const std::string& what) {
+  fail(kL, "invalid_catalog", path, path + ": " + what);
+}
+
+std::string required_string(const Reader& r, std::string_view key) {
+  auto v = r.string(key);
+  if (!v || v->empty()) invalid(r.child_path(key), "required text is missing");
+  return *v;
+}
+
+double required_number(const Reader& r, std::string_view key, double min, double max) {
+  auto v = r.number(key, min, max);
+  if (!v) invalid(r.child_path(key), "required number is missing");
+  return *v;
+}
+
+std::vector<std::string> sources(const Reader& r) {
+  std::vector<std::string> out;
+  const auto* list = r.array("sources");
+  if (!list) {
+    if (auto one = r.string("source"); one && !one->empty()) return {*one};
+    invalid(r.child_path("sources"), "every entry needs its sources");
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    const auto& s = (*list)[i];
+    if (!s.is_string() || s.get<std::string>().empty())
+      invalid(r.child_path("sources") + "[" + std::to_string(i) + "]", "a source must be non-empty text");
+    out.push_back(s.get<std::string>());
+  }
+  if (out.empty()) invalid(r.child_path("sources"), "every entry needs at least one source");
+  return out;
+}
+
+Text text(const Reader& r, std::string_view key) {
+  Text t;
+  if (auto o = r.object(key)) {
+    t.zh = o->string("zh").value_or("");
+    t.en = o->string("en").value_or("");
+  } else if (auto s = r.string(key)) {
+    t.zh = t.en = *s;
+  }
+  return t;
+}
+
+void check_unique(std::set<std::string>& seen, const std::string& id, const std::string& path) {
+  if (!seen.insert(id).second) invalid(path, "duplicate id \"" + id + "\"");
+}
+
+Gpu read_gpu(const Reader& r) {
+  Gpu g;
+  g.id = required_string(r, "id");
+  g.name = required_string(r, "name");
+  g.arch = r.string("arch").value_or("");
+  if (auto s = r.choice("segment", {"consumer", "workstation", "datacenter"})) g.segment = Segment(*s);
+  g.launch_year = r.integer("launch_year", 1990, 2100).value_or(0);
+  g.memory_bytes = required_number(r, "memory_bytes", 1 << 30, 1e13);
+  g.memory_bandwidth_bytes_per_s = required_number(r, "memory_bandwidth_gb_s", 1, 1e5) * 1e9;
+  if (auto t = r.object("tflops")) {
+    g.tflops.fp32 = required_number(*t, "fp32", 0.1, 1e5);
+    g.tflops.tf32 = t->number("tf32", 0, 1e5).value_or(0);
+    g.tflops.fp16_tensor = t->number("fp16_tensor", 0, 1e5).value_or(0);
+    g.tflops.bf16_tensor = t->number("bf16_tensor", 0, 1e5).value_or(0);
+    g.tflops.fp8_tensor = t->number("fp8_tensor", 0, 1e5).value_or(0);
+    g.tflops.int8_tensor = t->number("int8_tensor", 0, 1e5).value_or(0);
+    g.tflops.fp64 = t->number("fp64", 0, 1e5).value_or(0);
+  } else {
+    invalid(r.child_path("tflops"), "peak rates are required");
+  }
+  g.tdp_watts = r.number("tdp_w", 0, 1e5).value_or(0);
+  g.nvlink_bytes_per_s = r.number("nvlink_gb_s", 0, 1e5).value_or(0) * 1e9;
+  g.pcie_gen = r.integer("pcie_gen", 1, 7).value_or(4);
+  if (auto p = r.object("purchase")) {
+    PurchasePrice pp;
+    pp.amount = required_number(*p, "amount", 0, 1e9);
+    pp.currency = required_string(*p, "currency");
+    pp.as_of = required_string(*p, "as_of");
+    pp.source = required_string(*p, "source");
+    g.purchase = pp;
+  }
+  g.sources = sources(r);
+  return g;
+}
+
+Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
+  Offer o;
+  o.gpu = required_string(r, "gpu");
+  if (!gpu_ids.count(o.gpu)) invalid(r.child_path("gpu"), "unknown GPU \"" + o.gpu + "\"");
+  if (auto b = r.choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak"})) o.billing = Billing(*b);
+  auto price = r.object("per_gpu_hour");
+  if (!price) invalid(r.child_path("per_gpu_hour"), "an offer needs its price range");
+  o.per_gpu_hour.low = required_number(*price, "low", 0, 1e5);
+  o.per_gpu_hour.typical = required_number(*price, "typical", 0, 1e5);
+  o.per_gpu_hour.high = required_number(*price, "high", 0, 1e5);
+  if (!(o.per_gpu_hour.low <= o.per_gpu_hour.typical && o.per_gpu_hour.typical <= o.per_gpu_hour.high))
+    invalid(price->path(), "low <= typical <= high is required");
+  o.currency = required_string(r, "currency");
+  if (o.currency != "CNY" && o.currency != "USD") invalid(r.child_path("currency"), "currency must be CNY or USD");
+  o.as_of = required_string(r, "as_of");
+  o.source = required_string(r, "source");
+  o.confidence = r.string("confidence").value_or("unknown");
+  return o;
+}
+
+Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids) {
+  Platform p;
+  p.id = required_string(r, "id");
+  p.name.en = required_string(r, "name");
+  p.name.zh = r.string("name_zh").value_or(p.name.en);
+  auto kind = r.choice("kind", {"cloud", "marketplace", "campus"});
+  if (!kind) invalid(r.child_path("kind"), "kind is required (cloud, marketplace, campus)");
+  p.kind = PlatformKind(*kind);
+  p.region = r.string("region").value_or("");
+  p.currency = required_string(r, "currency");
+  if (auto b = r.object("billing_rules")) {
+    p.billing_granularity_seconds = b->number("granularity_seconds", 1, 1e8).value_or(3600);
+    p.minimum_charge_seconds = b->number("minimum_charge_seconds", 0, 1e8).value_or(0);
+    p.disk_bills_after_release = b->boolean("disk_bills_after_release").value_or(false);
+  }
+  if (auto s = r.object("storage")) {
+    p.storage_per_gb_month = s->number("per_gb_month", 0, 1e4).value_or(0);
+    p.free_storage_gb = s->number("free_gb", 0, 1e6).value_or(0);
+  }
+  p.egress_per_gb = r.number("egress_per_gb", 0, 1e4).value_or(0);
+  if (auto s = r.object("spot")) {
+    p.spot_discount = s->number("discount", 0, 0.99).value_or(0);
+    p.spot_interruptions_per_hour = s->number("interruptions_per_hour", 0, 10).value_or(0);
+  }
+  p.off_peak_discount = r.number("off_peak_discount", 0, 0.99).value_or(0);
+  p.education_discount = r.number("education_discount", 0, 0.99).value_or(0);
+  p.queue_risk = r.string("queue_risk").value_or("unknown");
+  p.notes = text(r, "notes");
+  p.sources = sources(r);
+  if (const auto* offers = r.array("offers"))
+    for (size_t i = 0; i < offers->size(); ++i)
+      p.offers.push_back(read_offer(element(*offers, i, r.child_path("offers"), kL), gpu_ids));
+  return p;
+}
+
+ModelSpec read_model(const Reader& r) {
+  ModelSpec m;
+  m.id = required_string(r, "id");
+  m.name = r.string("name").value_or(m.id);
+  auto kind = r.choice("kind", {"decoder", "encoder", "encoder-decoder", "cnn"});
+  if (!kind) invalid(r.child_path("kind"), "kind is required");
+  m.kind = ModelKind(*kind);
+  m.params = required_number(r, "params", 1e3, 1e14);
+  if (m.kind == ModelKind::cnn) {
+    m.activation_bytes_per_sample = required_number(r, "activation_bytes_per_sample", 1, 1e13);
+    m.reference_image_size = r.integer("reference_image_size", 8, 16384).value_or(224);
+  } else {
+    m.layers = int(required_number(r, "layers", 1, 1000));
+    m.hidden = int(required_number(r, "hidden", 1, 1 << 20));
+    m.heads = int(required_number(r, "heads", 1, 4096));
+    m.kv_heads = r.integer("kv_heads", 1, 4096).value_or(m.heads);
+    m.ffn = int(required_number(r, "ffn", 1, 1 << 22));
+    m.vocab = int(required_number(r, "vocab", 1, 1 << 24));
+  }
+  m.gated_mlp = r.boolean("gated_mlp").value_or(false);
+  m.tied_embeddings = r.boolean("tied_embeddings").value_or(false);
+  m.experts = r.integer("experts", 1, 1024).value_or(1);
+  m.experts_per_token = r.integer("experts_per_token", 1, 1024).value_or(1);
+  m.gflops_per_sample = r.number("gflops_per_sample", 0, 1e9).value_or(0);
+  m.sources = sources(r);
+  return m;
+}
+
+}  // namespace
+
+const Gpu* Catalog::find_gpu(std::string_view id) const {
+  for (const auto& g : gpus)
+    if (g.id == id) return &g;
+  return nullptr;
+}
+const Platform* Catalog::find_platform(std::string_view id) const {
+  for (const auto& p : platforms)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+const ModelSpec* Catalog::find_model(std::string_view id) const {
+  for (const auto& m : models)
+    if (m.id == id) return &m;
+  return nullptr;
+}
+
+Result<Catalog> parse_catalog(std::string_view json_text) {
+  try {
+    nlohmann::json root = parse_json_text(json_text, kL, kMaxCatalogBytes, kMaxDepth);
+    if (!root.is_object()) invalid("", "the catalog must be a JSON object");
+    Reader r(root, "", kL);
+    Catalog c;
+    c.version = required_string(r, "version");
+    auto fx = r.object("fx");
+    if (!fx) invalid("fx", "the exchange rate is required");
+    c.fx.cny_per_usd = required_number(*fx, "cny_per_usd", 1, 100);
+    c.fx.as_of = required_string(*fx, "as_of");
+    c.fx.source = required_string(*fx, "source");
+
+    std::set<std::string> gpu_ids, platform_ids, model_ids;
+    const auto* gpus = r.array("gpus");
+    if (!gpus) invalid("gpus", "the GPU list is required");
+    for (size_t i = 0; i < gpus->size(); ++i) {
+      Reader e = element(*gpus, i, "gpus", kL);
+      c.gpus.push_back(read_gpu(e));
+      check_unique(gpu_ids, c.gpus.back().id, e.child_path("id"));
+    }
+    if (const auto* platforms = r.array("platforms")) {
+      for (size_t i = 0; i < platforms->size(); ++i) {
+        Reader e = element(*platforms, i, "platforms", kL);
+        c.platforms.push_back(read_platform(e, gpu_ids));
+        check_unique(platform_ids, c.platforms.back().id, e.child_path("id"));
+      }
+    }
+    const auto* models = r.array("models");
+    if (!models) invalid("models", "the model presets are required");
+    for (size_t i = 0; i < models->size(); ++i) {
+      Reader e = element(*models, i, "models", kL);
+      c.models.push_back(read_model(e));
+      check_unique(model_ids, c.models.back().id, e.child_path("id"));
+    }
+    return c;
+  } catch (const InputError& e) {
+    return e.error;
+  } catch (const std::exception& e) {
+    return Error{"invalid_catalog", "", e.what()};
+  }
+}
+
+}  // namespace gpuplan

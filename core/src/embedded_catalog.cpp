@@ -1,0 +1,25 @@
+// The catalog compiled into this build: JSON text generated at build time by
+// tools/catalog_embed.cpp (already validated), parsed once on first use.
+#include <cstdlib>
+#include <string_view>
+
+#include "gpuplan/catalog.h"
+
+namespace gpuplan {
+
+extern const char kEmbeddedCatalogJson[];
+extern const std::size_t kEmbeddedCatalogJsonSize;
+
+std::string_view embedded_catalog_json() { return {kEmbeddedCatalogJson, kEmbeddedCatalogJsonSize}; }
+
+const Catalog& embedded_catalog() {
+  static const Catalog catalog = [] {
+    Result<Catalog> parsed = parse_catalog(embedded_catalog_json());
+    // The build validated this exact text; failing here means a broken build.
+    if (!parsed.ok()) std::abort();
+    return parsed.value();
+  }();
+  return catalog;
+}
+
+}  // namespace gpuplan

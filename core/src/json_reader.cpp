@@ -1,0 +1,160 @@
+#include "json_reader.h"
+
+#include <cmath>
+#include <string>
+
+#include "messages.h"
+
+namespace gpuplan {
+
+void fail(Locale locale, std::string code, std::string path, std::string text) {
+  (void)locale;
+  throw InputError{Error{std::move(code), std::move(path), std::move(text)}};
+}
+
+std::string describe(const nlohmann::json& value) {
+  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  constexpr size_t kMax = 60;
+  if (text.size() > kMax) {
+    size_t cut = kMax;
+    // Do not split a UTF-8 sequence: back up to a lead byte.
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text = text.substr(0, cut) + "…";
+  }
+  return text;
+}
+
+nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_bytes, int max_depth) {
+  if (text.size() > max_bytes)
+    fail(locale, "too_large", "", message(locale, "too_large", {format_number(double(text.size())), format_number(double(max_bytes))}));
+  // Depth pre-scan: brackets outside strings. Cheap, linear, and keeps a
+  // 200 000-deep array from ever reaching the parser.
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth)
+        fail(locale, "too_deep", "", message(locale, "too_deep", {std::to_string(max_depth)}));
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  nlohmann::json parsed = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (parsed.is_discarded()) {
+    // Re-parse with exceptions only to get the position for the message.
+    std::string detail;
+    try {
+      nlohmann::json ignored = nlohmann::json::parse(text.begin(), text.end());
+      (void)ignored;
+    } catch (const nlohmann::json::parse_error& e) {
+      detail = "byte " + std::to_string(e.byte);
+    }
+    fail(locale, "invalid_json", "", message(locale, "invalid_json", {detail}));
+  }
+  return parsed;
+}
+
+Reader::Reader(const nlohmann::json& object, std::string path, Locale locale)
+    : object_(&object), path_(std::move(path)), locale_(locale) {}
+
+const nlohmann::json* Reader::get(std::string_view key) const {
+  auto it = object_->find(key);
+  if (it == object_->end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+bool Reader::has(std::string_view key) const { return get(key) != nullptr; }
+
+std::string Reader::child_path(std::string_view key) const {
+  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+}
+
+void Reader::wrong_type(std::string_view key, const char* type_code, const nlohmann::json& got) const {
+  std::string p = child_path(key);
+  fail(locale_, "wrong_type", p, message(locale_, "wrong_type", {p, message(locale_, type_code), describe(got)}));
+}
+
+std::optional<Reader> Reader::object(std::string_view key) const {
+  const auto* v = get(key);
+  if (!v) return std::nullopt;
+  if (!v->is_object()) wrong_type(key, "type.object", *v);
+  return Reader(*v, child_path(key), locale_);
+}
+
+std::optional<std::string> Reader::string(std::string_view key) const {
+  const auto* v = get(key);
+  if (!v) return std::nullopt;
+  if (!v->is_string()) wrong_type(key, "type.string", *v);
+  return v->get<std::string>();
+}
+
+std::optional<bool> Reader::boolean(std::string_view key) const {
+  const auto* v = get(key);
+  if (!v) return std::nullopt;
+  if (!v->is_boolean()) wrong_type(key, "type.boolean", *v);
+  return v->get<bool>();
+}
+
+std::optional<double> Reader::number(std::string_view key, double min, double max) const {
+  const auto* v = get(key);
+  if (!v) return std::nullopt;
+  if (!v->is_number()) wrong_type(key, "type.number", *v);
+  double x = v->get<double>();
+  if (!std::isfinite(x) || x < min || x > max) {
+    std::string p = child_path(key);
+    fail(locale_, "out_of_range", p,
+         message(locale_, "out_of_range", {p, format_number(min), format_number(max), describe(*v)}));
+  }
+  return x;
+}
+
+std::optional<int> Reader::integer(std::string_view key, int64_t min, int64_t max) const {
+  const auto* v = get(key);
+  if (!v) return std::nullopt;
+  if (!v->is_number()) wrong_type(key, "type.integer", *v);
+  double x = v->get<double>();
+  std::string p = child_path(key);
+  if (!std::isfinite(x) || x != std::floor(x))
+    fail(locale_, "not_integer", p, message(locale_, "not_integer", {p, describe(*v)}));
+  if (x < double(min) || x > double(max))
+    fail(locale_, "out_of_range", p,
+         message(locale_, "out_of_range", {p, format_number(double(min)), format_number(double(max)), describe(*v)}));
+  return static_cast<int>(x);
+}
+
+std::optional<size_t> Reader::choice(std::string_view key, std::initializer_list<std::string_view> allowed) const {
+  auto s = string(key);
+  if (!s) return std::nullopt;
+  size_t i = 0;
+  for (auto a : allowed) {
+    if (*s == a) return i;
+    ++i;
+  }
+  std::string list;
+  for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  std::string p = child_path(key);
+  fail(locale_, "unknown_value", p, message(locale_, "unknown_value", {p, list, describe(*get(key))}));
+}
+
+const nlohmann::json* Reader::array(std::string_view key) const {
+  const auto* v = get(key);
+  if (!v) return nullptr;
+  if (!v->is_array()) wrong_type(key, "type.array", *v);
+  return v;
+}
+
+Reader element(const nlohmann::json& array, size_t index, const std::string& array_path, Locale locale) {
+  std::string p = array_path + "[" + std::to_string(index) + "]";
+  const auto& v = array[index];
+  if (!v.is_object())
+    fail(locale, "wrong_type", p, message(locale, "wrong_type", {p, message(locale, "type.object"), describe(v)}));
+  return Reader(v, p, locale);
+}
+
+}  // namespace gpuplan

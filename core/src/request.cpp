@@ -1,0 +1,251 @@
+// Request parsing: every field of contract v1 with its default (docs/api.md),
+// and the checks that catch contradictory input before any estimate is made.
+#include "gpuplan/request.h"
+
+#include <cmath>
+#include <limits>
+
+#include "json_reader.h"
+#include "messages.h"
+
+namespace gpuplan {
+namespace {
+
+constexpr size_t kMaxRequestBytes = 1 << 20;  // 1 MiB: a request is a form, not a data set
+constexpr int kMaxDepth = 32;
+constexpr int kMaxCount = 1 << 20;
+
+Locale read_locale(const nlohmann::json& root) {
+  auto it = root.find("locale");
+  if (it != root.end() && it->is_string() && it->get<std::string>().rfind("en", 0) == 0) return Locale::en;
+  return Locale::zh_CN;
+}
+
+void fail_inconsistent(Locale l, const std::string& path, const std::string& why) {
+  fail(l, "inconsistent", path, message(l, "inconsistent", {path, why}));
+}
+
+ModelSpec read_model(const Reader& r, const Catalog& catalog) {
+  Locale l = r.locale();
+  ModelSpec m;
+  if (auto preset = r.string("preset")) {
+    const ModelSpec* found = catalog.find_model(*preset);
+    if (!found) {
+      std::string p = r.child_path("preset");
+      fail(l, "unknown_preset", p, message(l, "unknown_preset", {p, describe(r.json()["preset"])}));
+    }
+    m = *found;
+  }
+  if (auto k = r.choice("kind", {"decoder", "encoder", "encoder-decoder", "cnn"})) m.kind = ModelKind(*k);
+  if (auto v = r.number("params", 1, 1e14)) m.params = *v;
+  if (auto v = r.integer("layers", 1, 1000)) m.layers = *v;
+  if (auto v = r.integer("hidden", 1, 1 << 20)) m.hidden = *v;
+  if (auto v = r.integer("heads", 1, 4096)) m.heads = *v;
+  if (auto v = r.integer("kv_heads", 1, 4096)) m.kv_heads = *v;
+  if (auto v = r.integer("ffn", 1, 1 << 22)) m.ffn = *v;
+  if (auto v = r.integer("vocab", 1, 1 << 24)) m.vocab = *v;
+  if (auto v = r.boolean("gated_mlp")) m.gated_mlp = *v;
+  if (auto v = r.boolean("tied_embeddings")) m.tied_embeddings = *v;
+  if (auto v = r.integer("experts", 1, 1024)) m.experts = *v;
+  if (auto v = r.integer("experts_per_token", 1, 1024)) m.experts_per_token = *v;
+  if (auto v = r.number("activation_bytes_per_sample", 1, 1e13)) m.activation_bytes_per_sample = *v;
+  if (auto v = r.integer("reference_image_size", 8, 16384)) m.reference_image_size = *v;
+  if (auto v = r.number("gflops_per_sample", 0, 1e9)) m.gflops_per_sample = *v;
+
+  if (m.kv_heads == 0) m.kv_heads = m.heads;
+  // A model must be describable: a preset, or params plus the dimensions the
+  // memory model needs (a CNN needs its measured activation figure instead).
+  if (m.kind == ModelKind::cnn) {
+    if (m.params <= 0)
+      fail(l, "missing_field", r.child_path("params"),
+           message(l, "missing_field", {r.child_path("params"), message(l, "why.model_needs_dims")}));
+    if (m.activation_bytes_per_sample <= 0)
+      fail(l, "missing_field", r.child_path("activation_bytes_per_sample"),
+           message(l, "missing_field", {r.child_path("activation_bytes_per_sample"), message(l, "why.cnn_needs_activation")}));
+    return m;
+  }
+  const char* required[] = {"params", "layers", "hidden", "heads", "vocab"};
+  const double values[] = {m.params, double(m.layers), double(m.hidden), double(m.heads), double(m.vocab)};
+  for (size_t i = 0; i < 5; ++i) {
+    if (values[i] <= 0) {
+      std::string p = r.child_path(required[i]);
+      fail(l, "missing_field", p, message(l, "missing_field", {p, message(l, "why.model_needs_dims")}));
+    }
+  }
+  if (m.ffn == 0) m.ffn = 4 * m.hidden;
+  if (m.hidden % m.heads != 0)
+    fail_inconsistent(l, r.child_path("heads"),
+                      message(l, "why.heads_divide_hidden", {std::to_string(m.hidden), std::to_string(m.heads)}));
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
+    fail_inconsistent(l, r.child_path("kv_heads"),
+                      message(l, "why.kv_heads_divide_heads", {std::to_string(m.kv_heads), std::to_string(m.heads)}));
+  if (m.experts_per_token > m.experts)
+    fail_inconsistent(l, r.child_path("experts_per_token"),
+                      message(l, "why.experts_per_token", {std::to_string(m.experts_per_token), std::to_string(m.experts)}));
+  double embedding = double(m.vocab) * m.hidden;
+  if (m.params < embedding)
+    fail_inconsistent(l, r.child_path("params"),
+                      message(l, "why.params_too_small", {format_number(m.params), format_number(embedding)}));
+  return m;
+}
+
+Workload read_workload(const Reader* r, const ModelSpec& model) {
+  Workload w;
+  if (model.kind != ModelKind::decoder) w.seq_len = 512;
+  if (r) {
+    Locale l = r->locale();
+    if (auto v = r->choice("mode", {"train", "infer"})) w.mode = Mode(*v);
+    if (w.mode == Mode::infer) w.precision = Precision::bf16;
+    if (auto v = r->choice("method", {"full", "lora", "qlora"})) w.method = Method(*v);
+    if (auto v = r->choice("precision",
+                           {"fp32", "fp16-mixed", "bf16-mixed", "bf16-true", "fp16", "bf16", "int8", "nf4", "int4"})) {
+      w.precision = Precision(*v);
+      bool train_regime = *v <= size_t(Precision::bf16_true);
+      bool infer_format = *v == 0 || *v >= size_t(Precision::fp16);
+      if ((w.mode == Mode::train && !train_regime) || (w.mode == Mode::infer && !infer_format)) {
+        std::string p = r->child_path("precision");
+        fail(l, "not_for_mode", p,
+             message(l, "not_for_mode", {p, describe(r->json()["precision"]), w.mode == Mode::train ? "train" : "infer"}));
+      }
+    }
+    if (auto v = r->choice("optimizer", {"adamw", "adamw-8bit", "sgd", "sgd-momentum", "adafactor"}))
+      w.optimizer = Optimizer(*v);
+    if (auto v = r->integer("micro_batch", 1, 65536)) w.micro_batch = *v;
+    if (auto v = r->integer("seq_len", 1, 1 << 24)) w.seq_len = *v;
+    if (auto v = r->integer("image_size", 8, 16384)) w.image_size = *v;
+    if (auto v = r->boolean("grad_checkpointing")) w.grad_checkpointing = *v;
+    if (auto v = r->boolean("flash_attention")) w.flash_attention = *v;
+    if (auto lora = r->object("lora")) {
+      if (auto v = lora->integer("rank", 1, 65536)) w.lora.rank = *v;
+      if (auto v = lora->choice("targets", {"qv", "attention", "all-linear"})) w.lora.targets = LoraTargets(*v);
+      if (w.lora.rank >= model.hidden && model.kind != ModelKind::cnn)
+        fail_inconsistent(l, lora->child_path("rank"),
+                          message(l, "why.lora_rank_hidden", {std::to_string(w.lora.rank), std::to_string(model.hidden)}));
+    }
+    if (auto v = r->integer("kv_cache_bits", 2, 32)) {
+      if (*v != 4 && *v != 8 && *v != 16 && *v != 32) {
+        std::string p = r->child_path("kv_cache_bits");
+        fail(l, "unknown_value", p, message(l, "unknown_value", {p, "4, 8, 16, 32", describe(r->json()["kv_cache_bits"])}));
+      }
+      w.kv_cache_bits = *v;
+    }
+    if (auto v = r->integer("gpus", 1, 4096)) w.gpus = *v;
+    if (auto v = r->choice("sharding", {"none", "ddp", "zero1", "zero2", "zero3", "fsdp"}))
+      w.sharding = *v == 5 ? Sharding::zero3 : Sharding(*v);
+    if (auto v = r->boolean("cpu_offload")) w.cpu_offload = *v;
+  }
+  if (w.seq_len == 0) w.seq_len = 2048;
+  // Several GPUs with no strategy named: plain data parallelism, what
+  // torchrun + DDP (and HF Trainer) do by default.
+  if (w.gpus > 1 && w.sharding == Sharding::none) w.sharding = Sharding::ddp;
+  if (w.gpus == 1 && w.sharding == Sharding::ddp) w.sharding = Sharding::none;
+  return w;
+}
+
+DataSize read_data(const Reader& r) {
+  DataSize d;
+  if (auto v = r.number("tokens", 0, 1e16)) d.tokens = *v;
+  if (auto v = r.number("samples", 0, 1e13)) d.samples = *v;
+  if (auto v = r.number("epochs", 0, 1e6)) d.epochs = *v;
+  return d;
+}
+
+void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
+  Locale l = q.locale;
+  if (const auto* stages = root.array("stages")) {
+    for (size_t i = 0; i < stages->size(); ++i) {
+      Reader s = element(*stages, i, "stages", l);
+      StageRequest st;
+      if (auto v = s.choice("stage", {"debug", "formal", "revision"})) st.stage = Stage(*v);
+      if (auto v = s.integer("runs", 0, 100000)) st.runs = *v;
+      if (auto v = s.number("data_fraction", 0, 1)) st.data_fraction = *v;
+      q.stages.push_back(st);
+    }
+  }
+  if (auto b = root.object("budget")) {
+    Budget budget;
+    if (auto v = b->number("amount", 0, 1e12)) budget.amount = *v;
+    if (auto v = b->choice("currency", {"CNY", "USD"})) budget.currency = *v == 0 ? "CNY" : "USD";
+    q.budget = budget;
+  }
+  if (auto p = root.object("prefs")) {
+    if (auto v = p->choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak"})) {
+      static const char* names[] = {"on-demand", "spot", "monthly", "yearly", "off-peak"};
+      q.prefs.billing = names[*v];
+    }
+    if (const auto* list = p->array("platforms")) {
+      for (size_t i = 0; i < list->size(); ++i) {
+        std::string path = p->child_path("platforms") + "[" + std::to_string(i) + "]";
+        const auto& id = (*list)[i];
+        if (!id.is_string() || !catalog.find_platform(id.get<std::string>()))
+          fail(l, "unknown_platform", path, message(l, "unknown_platform", {path, describe(id)}));
+        q.prefs.platforms.push_back(id.get<std::string>());
+      }
+    }
+    if (auto v = p->number("deadline_days", 0, 3650)) q.prefs.deadline_days = *v;
+  }
+  if (const auto* prices = root.array("prices")) {
+    for (size_t i = 0; i < prices->size(); ++i) {
+      Reader pr = element(*prices, i, "prices", l);
+      UserPrice up;
+      up.platform = pr.string("platform").value_or("");
+      if (!catalog.find_platform(up.platform)) {
+        std::string path = pr.child_path("platform");
+        fail(l, "unknown_platform", path, message(l, "unknown_platform", {path, describe(pr.json().value("platform", nlohmann::json()))}));
+      }
+      up.gpu = pr.string("gpu").value_or("");
+      if (!catalog.find_gpu(up.gpu)) {
+        std::string path = pr.child_path("gpu");
+        fail(l, "unknown_gpu", path, message(l, "unknown_gpu", {path, describe(pr.json().value("gpu", nlohmann::json()))}));
+      }
+      if (auto v = pr.number("per_gpu_hour", 0, 1e6)) up.per_gpu_hour = *v;
+      if (auto v = pr.choice("currency", {"CNY", "USD"})) up.currency = *v == 0 ? "CNY" : "USD";
+      if (auto v = pr.choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak"})) up.billing = Billing(*v);
+      q.prices.push_back(up);
+    }
+  }
+}
+
+}  // namespace
+
+Result<Request> parse_request(std::string_view json_text, const Catalog& catalog) {
+  Locale locale = Locale::zh_CN;
+  try {
+    nlohmann::json root = parse_json_text(json_text, locale, kMaxRequestBytes, kMaxDepth);
+    if (!root.is_object())
+      fail(locale, "wrong_type", "", message(locale, "wrong_type", {"request", message(locale, "type.object"), describe(root)}));
+    locale = read_locale(root);
+    Reader r(root, "", locale);
+    Request q;
+    q.locale = locale;
+    if (auto v = r.string("locale"); v && *v != "zh-CN" && v->rfind("en", 0) != 0 && v->rfind("zh", 0) != 0)
+      fail(locale, "unknown_value", "locale", message(locale, "unknown_value", {"locale", "zh-CN, en", describe(root["locale"])}));
+
+    auto model = r.object("model");
+    if (!model) fail(locale, "missing_field", "model", message(locale, "missing_field", {"model", message(locale, "why.model_needs_dims")}));
+    q.model = read_model(*model, catalog);
+
+    auto workload = r.object("workload");
+    q.workload = read_workload(workload ? &*workload : nullptr, q.model);
+
+    if (auto h = r.object("hardware")) {
+      Hardware hw;
+      hw.gpu = h->string("gpu").value_or("");
+      if (!catalog.find_gpu(hw.gpu)) {
+        std::string p = h->child_path("gpu");
+        fail(locale, "unknown_gpu", p, message(locale, "unknown_gpu", {p, describe(h->json().value("gpu", nlohmann::json()))}));
+      }
+      if (auto v = h->integer("count", 1, kMaxCount)) hw.count = *v;
+      q.hardware = hw;
+    }
+    if (auto d = r.object("data")) q.data = read_data(*d);
+    read_planning(r, q, catalog);
+    return q;
+  } catch (const InputError& e) {
+    return e.error;
+  } catch (const std::exception& e) {
+    return Error{"internal", "", message(locale, "internal", {e.what()})};
+  }
+}
+
+}  // namespace gpuplan

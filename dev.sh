@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# gpuplan developer entry point. Each command installs what is missing first
+# (Debian packages with apt-get, npm packages with npm ci) and says what it does.
+#
+#   ./dev.sh setup          install the toolchain and npm packages
+#   ./dev.sh build          native CLI + tests, wasm module + tests, the page in dist/
+#   ./dev.sh serve          build, then serve dist/ on http://127.0.0.1:8000
+#   ./dev.sh test           build, then run every test suite
+#   ./dev.sh bench          performance budgets: plan() natively and in wasm, page weight, first figure
+#   ./dev.sh fuzz [SECONDS] run the libFuzzer targets (clang, ASan + UBSan)
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+export NODE_PATH=/usr/share/nodejs   # Debian's emscripten needs acorn from here for optimized links
+
+say() { printf '\033[1;34m==> %s\033[0m\n' "$*"; }
+die() { printf '\033[1;31mdev.sh: %s\033[0m\n' "$*" >&2; exit 1; }
+
+APT_PACKAGES=(cmake ninja-build g++ clang nodejs npm emscripten nlohmann-json3-dev googletest
+              libbenchmark-dev chromium fonts-noto-cjk gzip)
+
+need_apt() {
+  local missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    say "installing Debian packages: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
+      die "apt-get install failed for: ${missing[*]}"
+  fi
+}
+
+need_npm() {
+  [ -f package-lock.json ] || return 0
+  # Reinstall when the lock file is newer than the installed tree.
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    say "installing npm packages (npm ci, pinned by package-lock.json)"
+    npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
+  fi
+}
+
+setup() {
+  say "checking the toolchain"
+  need_apt
+  need_npm
+}
+
+build_native() {
+  say "building native: CLI and tests (build/native)"
+  cmake --preset native >/dev/null
+  cmake --build --preset native
+}
+
+build_wasm() {
+  say "building WebAssembly: module and tests (build/wasm)"
+  cmake --preset wasm >/dev/null
+  cmake --build --preset wasm
+}
+
+build_page() {
+  [ -f package.json ] || { say "no package.json yet: skipping the page"; return 0; }
+  say "building the page (dist/index.html)"
+  npm run --silent build
+}
+
+build() {
+  setup
+  build_native
+  build_wasm
+  build_page
+}
+
+run_tests() {
+  build
+  say "C++ tests, native"
+  ctest --preset native
+  say "C++ tests, WebAssembly under node"
+  ctest --preset wasm
+  if [ -f package.json ]; then
+    say "JavaScript and browser tests"
+    npm run --silent test
+  fi
+}
+
+serve() {
+  build
+  say "serving dist/ on http://127.0.0.1:8000 (Ctrl-C to stop)"
+  npx --no-install vite preview --outDir dist --host 127.0.0.1 --port 8000 --strictPort
+}
+
+bench() {
+  build
+  say "benchmarks"
+  npm run --silent bench
+}
+
+fuzz() {
+  local seconds=${1:-60}
+  setup
+  say "building fuzzers (clang, ASan + UBSan) in build/fuzz"
+  cmake -S . -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DGPUPLAN_BUILD_FUZZERS=ON -DGPUPLAN_BUILD_TESTS=OFF -DGPUPLAN_BUILD_CLI=OFF >/dev/null
+  cmake --build build/fuzz
+  for f in build/fuzz/bin/fuzz_*; do
+    local name
+    name=$(basename "$f")
+    say "fuzzing $name for ${seconds}s"
+    mkdir -p "build/fuzz/corpus/$name"
+    "$f" -max_total_time="$seconds" -print_final_stats=1 "build/fuzz/corpus/$name" "fuzz/seeds/${name#fuzz_}"
+  done
+}
+
+case "${1:-}" in
+  setup) setup ;;
+  build) build ;;
+  serve) serve ;;
+  test) run_tests ;;
+  bench) bench ;;
+  fuzz) shift; fuzz "$@" ;;
+  *) sed -n '2,11p' "$0"; exit 1 ;;
+esac
