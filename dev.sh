@@ -16,7 +16,7 @@ export NODE_PATH=/usr/share/nodejs   # Debian's emscripten needs acorn from here
 say() { printf '\033[1;34m==> %s\033[0m\n' "$*"; }
 die() { printf '\033[1;31mdev.sh: %s\033[0m\n' "$*" >&2; exit 1; }
 
-APT_PACKAGES=(cmake ninja-build g++ clang nodejs npm emscripten nlohmann-json3-dev googletest
+APT_PACKAGES=(cmake ninja-build g++ clang emscripten nlohmann-json3-dev googletest
               libbenchmark-dev chromium fonts-noto-cjk gzip)
 
 need_apt() {
@@ -24,6 +24,9 @@ need_apt() {
   for p in "${APT_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  # Node may come from Debian or from NodeSource (which bundles npm): check the commands.
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
   if ((${#missing[@]})); then
     say "installing Debian packages: ${missing[*]}"
     local sudo=""
@@ -103,6 +106,7 @@ fuzz() {
   setup
   say "building fuzzers (clang, ASan + UBSan) in build/fuzz"
   cmake -S . -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined" \
     -DGPUPLAN_BUILD_FUZZERS=ON -DGPUPLAN_BUILD_TESTS=OFF -DGPUPLAN_BUILD_CLI=OFF >/dev/null
   cmake --build build/fuzz
   for f in build/fuzz/bin/fuzz_*; do
@@ -110,7 +114,7 @@ fuzz() {
     name=$(basename "$f")
     say "fuzzing $name for ${seconds}s"
     mkdir -p "build/fuzz/corpus/$name"
-    "$f" -max_total_time="$seconds" -print_final_stats=1 "build/fuzz/corpus/$name" "fuzz/seeds/${name#fuzz_}"
+    "$f" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix=build/fuzz/ -max_len=65536 "build/fuzz/corpus/$name" "fuzz/seeds/${name#fuzz_}"
   done
 }
 

@@ -23,6 +23,4 @@ JsonReply plan_json(std::string_view request_json, const Catalog& catalog) {
   }
 }
 
-JsonReply plan_json(std::string_view request_json) { return plan_json(request_json, embedded_catalog()); }
-
 }  // namespace gpuplan

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "gpuplan/api.h"
 #include "gpuplan/catalog.h"
 
 namespace gpuplan {
@@ -21,5 +22,7 @@ const Catalog& embedded_catalog() {
   }();
   return catalog;
 }
+
+JsonReply plan_json(std::string_view request_json) { return plan_json(request_json, embedded_catalog()); }
 
 }  // namespace gpuplan
