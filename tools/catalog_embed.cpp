@@ -35,7 +35,7 @@ std::string locate(const std::string& path, const std::map<std::string, std::vec
     if (o.first <= index) hit = &o;
   if (!hit) return fallback_file + ": " + path;
   return hit->file + ": " + array + "[" + std::to_string(index - hit->first) + "]" +
-         path.substr(path.find(']'));
+         path.substr(path.find(']') + 1);
 }
 
 }  // namespace
