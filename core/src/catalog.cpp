@@ -60,6 +60,13 @@ Text text(const Reader& r, std::string_view key) {
   return t;
 }
 
+// How far a figure was cross-checked; "unknown" when the entry does not say.
+std::string confidence(const Reader& r) {
+  static constexpr const char* kLevels[] = {"high", "medium", "low"};
+  auto c = r.choice("confidence", {"high", "medium", "low"});
+  return c ? kLevels[*c] : "unknown";
+}
+
 void check_unique(std::set<std::string>& seen, const std::string& id, const std::string& path) {
   if (!seen.insert(id).second) invalid(path, "duplicate id \"" + id + "\"");
 }
@@ -72,21 +79,31 @@ Gpu read_gpu(const Reader& r) {
   if (auto s = r.choice("segment", {"consumer", "workstation", "datacenter"})) g.segment = Segment(*s);
   g.launch_year = r.integer("launch_year", 1990, 2100).value_or(0);
   g.memory_bytes = required_number(r, "memory_bytes", 1 << 30, 1e13);
+  auto basis = r.choice("memory_basis", {"driver", "nominal"});
+  if (!basis) invalid(r.child_path("memory_basis"), "say whether memory_bytes is the driver's figure or the nominal size");
+  g.memory_basis = *basis == 0 ? "driver" : "nominal";
   g.memory_bandwidth_bytes_per_s = required_number(r, "memory_bandwidth_gb_s", 1, 1e5) * 1e9;
   if (auto t = r.object("tflops")) {
-    g.tflops.fp32 = required_number(*t, "fp32", 0.1, 1e5);
+    // Every rate may be unknown (left out, read as 0), but a GPU with no rate
+    // at all could not be timed.
+    g.tflops.fp32 = t->number("fp32", 0, 1e5).value_or(0);
     g.tflops.tf32 = t->number("tf32", 0, 1e5).value_or(0);
     g.tflops.fp16_tensor = t->number("fp16_tensor", 0, 1e5).value_or(0);
     g.tflops.bf16_tensor = t->number("bf16_tensor", 0, 1e5).value_or(0);
     g.tflops.fp8_tensor = t->number("fp8_tensor", 0, 1e5).value_or(0);
     g.tflops.int8_tensor = t->number("int8_tensor", 0, 1e5).value_or(0);
     g.tflops.fp64 = t->number("fp64", 0, 1e5).value_or(0);
+    if (g.tflops.fp32 <= 0 && g.tflops.fp16_tensor <= 0 && g.tflops.bf16_tensor <= 0)
+      invalid(t->path(), "at least one of fp32, fp16_tensor, bf16_tensor is required");
   } else {
     invalid(r.child_path("tflops"), "peak rates are required");
   }
   g.tdp_watts = r.number("tdp_w", 0, 1e5).value_or(0);
   g.nvlink_bytes_per_s = r.number("nvlink_gb_s", 0, 1e5).value_or(0) * 1e9;
   g.pcie_gen = r.integer("pcie_gen", 1, 7).value_or(4);
+  g.cuda = r.boolean("cuda").value_or(true);
+  g.confidence = confidence(r);
+  g.notes = r.string("notes").value_or("");
   if (auto p = r.object("purchase")) {
     PurchasePrice pp;
     pp.amount = required_number(*p, "amount", 0, 1e9);
@@ -115,7 +132,7 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   if (o.currency != "CNY" && o.currency != "USD") invalid(r.child_path("currency"), "currency must be CNY or USD");
   o.as_of = required_string(r, "as_of");
   o.source = required_string(r, "source");
-  o.confidence = r.string("confidence").value_or("unknown");
+  o.confidence = confidence(r);
   return o;
 }
 

@@ -23,7 +23,7 @@ TEST(Catalog, SkeletonPresetsArePresent) {
 nlohmann::json minimal_catalog() {
   return nlohmann::json::parse(R"({
     "version": "test", "fx": {"cny_per_usd": 7, "as_of": "2026-01", "source": "test"},
-    "gpus": [{"id": "g1", "name": "G1", "memory_bytes": 25769803776, "memory_bandwidth_gb_s": 1000,
+    "gpus": [{"id": "g1", "name": "G1", "memory_bytes": 25769803776, "memory_basis": "driver", "memory_bandwidth_gb_s": 1000,
               "tflops": {"fp32": 10}, "sources": ["datasheet"]}],
     "platforms": [{"id": "p1", "name": "P1", "kind": "cloud", "currency": "CNY", "sources": ["site"],
                    "offers": [{"gpu": "g1", "billing": "on-demand", "per_gpu_hour": {"low": 1, "typical": 2, "high": 3},
@@ -66,7 +66,7 @@ INSTANTIATE_TEST_SUITE_P(
         Breakage{"negative_price", "/platforms/0/offers/0/per_gpu_hour/low", -1, "platforms[0].offers[0].per_gpu_hour.low"},
         Breakage{"unordered_price", "/platforms/0/offers/0/per_gpu_hour/high", 1.5, "platforms[0].offers[0].per_gpu_hour"},
         Breakage{"unknown_gpu_in_offer", "/platforms/0/offers/0/gpu", "g9", "platforms[0].offers[0].gpu"},
-        Breakage{"duplicate_gpu", "/gpus/1", nlohmann::json::parse(R"({"id":"g1","name":"again","memory_bytes":25769803776,"memory_bandwidth_gb_s":1,"tflops":{"fp32":1},"sources":["x"]})"), "gpus[1].id"},
+        Breakage{"duplicate_gpu", "/gpus/1", nlohmann::json::parse(R"({"id":"g1","name":"again","memory_bytes":25769803776,"memory_basis":"nominal","memory_bandwidth_gb_s":1,"tflops":{"fp32":1},"sources":["x"]})"), "gpus[1].id"},
         Breakage{"missing_as_of", "/platforms/0/offers/0/as_of", nullptr, "platforms[0].offers[0].as_of"},
         Breakage{"bad_kind", "/platforms/0/kind", "reseller", "platforms[0].kind"}),
     [](const ::testing::TestParamInfo<Breakage>& info) { return std::string(info.param.name); });

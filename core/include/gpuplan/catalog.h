@@ -17,7 +17,9 @@ namespace gpuplan {
 enum class Segment { consumer, workstation, datacenter };
 
 // Dense (no sparsity) peak rates in TFLOP/s (TOPS for int8). A zero means the
-// card has no such unit (e.g. no BF16 tensor cores on Turing or Volta).
+// card has no such unit (e.g. no BF16 tensor cores on Turing or Volta) or that
+// no source gave the figure (the catalog leaves the field out; see the GPU's
+// notes), so a zero must never be divided by.
 struct PeakTflops {
   double fp32 = 0;         // CUDA-core FP32
   double tf32 = 0;         // tensor-core TF32 (Ampere and later)
@@ -43,13 +45,17 @@ struct Gpu {
   Segment segment = Segment::datacenter;
   int launch_year = 0;
   double memory_bytes = 0;                // capacity as the driver reports it
+  std::string memory_basis;               // "driver" (nvidia-smi MiB x 2^20) or "nominal" (GiB x 2^30)
   double memory_bandwidth_bytes_per_s = 0;
   PeakTflops tflops;
   double tdp_watts = 0;
   double nvlink_bytes_per_s = 0;  // per GPU, both directions summed as NVIDIA quotes; 0 = none
   int pcie_gen = 4;
+  bool cuda = true;  // false: CUDA software does not run (Huawei Ascend)
   std::optional<PurchasePrice> purchase;
-  std::vector<std::string> sources;
+  std::string confidence;  // "high", "medium", "low": how far the figures were cross-checked
+  std::string notes;       // caveats a maintainer or a careful user should read
+  std::vector<std::string> sources;  // one entry per field group, "field, field: source"
 };
 
 enum class Billing { on_demand, spot, monthly, yearly, off_peak };
