@@ -1,0 +1,114 @@
+#include "oom_doctor_json.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+
+#include "messages.h"
+#include "names.h"
+
+namespace gpuplan {
+namespace {
+
+struct RemedyText {
+  std::string_view id;
+  Text what;
+};
+
+// One line each: what the change does and what it costs.
+const RemedyText kRemedies[] = {
+    {"micro_batch", {"减小 micro-batch，用梯度累积保持等效 batch：结果不变，只是每步更慢",
+                     "Smaller micro-batch with gradient accumulation keeping the effective batch: same result, slower steps"}},
+    {"grad_checkpointing", {"开启梯度检查点：只存每层输入，反向时重算，约多 1/3 计算",
+                            "Gradient checkpointing: keep only layer inputs and recompute in backward, about a third more compute"}},
+    {"mixed_precision", {"改用混合精度（bf16/fp16 自动混合精度）：激活减半，张量核更快",
+                         "Mixed precision (bf16/fp16 AMP): half-size activations and tensor-core speed"}},
+    {"optimizer_8bit", {"改用 8-bit AdamW（bitsandbytes）：优化器状态约为 1/4，收敛基本一致",
+                        "8-bit AdamW (bitsandbytes): optimizer states about a quarter, convergence close to 32-bit"}},
+    {"cpu_offload", {"优化器状态卸载到 CPU 内存（ZeRO-Offload）：省显存，优化器一步受 PCIe 与 CPU 限制",
+                     "Offload optimizer states to CPU memory (ZeRO-Offload): saves memory, the optimizer step is bound by PCIe and CPU"}},
+    {"lora", {"改用 LoRA：冻结底座，只训练低秩适配器；效果通常接近全参，但不是同一种训练",
+              "LoRA: freeze the base, train low-rank adapters; often close to full fine-tuning, but a different method"}},
+    {"qlora", {"改用 QLoRA：底座 4-bit NF4 量化 + LoRA，显存最省，速度略慢",
+               "QLoRA: 4-bit NF4 base plus LoRA, the least memory, somewhat slower"}},
+    {"flash_attention", {"开启 FlashAttention / SDPA：注意力不再保存 s×s 矩阵",
+                         "FlashAttention / SDPA: attention no longer stores the s×s score matrix"}},
+    {"kv_cache_8bit", {"KV cache 量化到 8 bit：长上下文显存减半", "8-bit KV cache: half the cache for long contexts"}},
+    {"weights_int8", {"权重 int8 量化推理", "int8 weight quantization for inference"}},
+    {"weights_int4", {"权重 int4（GPTQ/AWQ）量化推理", "int4 (GPTQ/AWQ) weight quantization for inference"}},
+    {"zero3", {"多卡 ZeRO-3 / FSDP：参数、梯度、优化器状态分摊到每张卡", "Several GPUs with ZeRO-3 / FSDP: parameters, gradients and optimizer states split across cards"}},
+    {"larger_gpu", {"换显存更大的卡（能装下的最小一档）", "A card with more memory (the smallest that holds it)"}},
+    {"combined", {"单项改动都不够：以下组合才能装下", "No single change is enough: this combination fits"}},
+};
+
+const Text* remedy_text(std::string_view id) {
+  for (const auto& r : kRemedies)
+    if (r.id == id) return &r.what;
+  return nullptr;
+}
+
+const char* quality_name(QualityImpact q) {
+  switch (q) {
+    case QualityImpact::none: return "none";
+    case QualityImpact::numerics: return "numerics";
+    case QualityImpact::method: return "method";
+  }
+  return "none";
+}
+
+// Only the fields that changed, in contract spelling, so the page or a script
+// can apply it with a JSON merge patch (RFC 7396) and re-plan.
+nlohmann::json patch(const Remedy& r, const Workload& o) {
+  const Workload& w = r.workload;
+  nlohmann::json p = nlohmann::json::object();
+  nlohmann::json wl = nlohmann::json::object();
+  if (w.method != o.method) wl["method"] = name_of(w.method);
+  if (w.precision != o.precision) wl["precision"] = name_of(w.precision);
+  if (w.optimizer != o.optimizer) wl["optimizer"] = name_of(w.optimizer);
+  if (w.micro_batch != o.micro_batch) wl["micro_batch"] = w.micro_batch;
+  if (w.grad_checkpointing != o.grad_checkpointing) wl["grad_checkpointing"] = w.grad_checkpointing;
+  if (w.flash_attention != o.flash_attention) wl["flash_attention"] = w.flash_attention;
+  if (w.kv_cache_bits != o.kv_cache_bits) wl["kv_cache_bits"] = w.kv_cache_bits;
+  if (w.gpus != o.gpus) wl["gpus"] = w.gpus;
+  if (w.sharding != o.sharding) wl["sharding"] = name_of(w.sharding);
+  if (w.cpu_offload != o.cpu_offload) wl["cpu_offload"] = w.cpu_offload;
+  if (!wl.empty()) p["workload"] = wl;
+  p["hardware"] = {{"gpu", r.gpu}, {"count", r.count}};
+  return p;
+}
+
+double finite_or_zero(double x) { return std::isfinite(x) ? x : 0; }
+
+}  // namespace
+
+nlohmann::json to_json(const Diagnosis& d, Locale locale) {
+  nlohmann::json remedies = nlohmann::json::array();
+  for (const auto& r : d.remedies) {
+    const Text* text = remedy_text(r.id);
+    remedies.push_back({{"id", r.id},
+                        {"patch", patch(r, d.original)},
+                        {"fits", r.fits},
+                        {"total_bytes", static_cast<int64_t>(std::llround(finite_or_zero(r.memory.total_bytes)))},
+                        {"quality_impact", quality_name(r.quality)},
+                        {"time_factor", finite_or_zero(r.time_factor)},
+                        {"gpu_hours_factor", finite_or_zero(r.gpu_hours_factor)},
+                        {"gradient_accumulation", r.gradient_accumulation},
+                        {"message", text ? text->in(locale) : r.id}});
+  }
+  nlohmann::json tips = nlohmann::json::array();
+  if (d.mixed_precision_speedup > 1.2) {
+    tips.push_back({{"code", "use_mixed_precision"},
+                    {"speedup", finite_or_zero(d.mixed_precision_speedup)},
+                    {"message", message(locale, "tip.mixed_precision", {format_number(std::round(d.mixed_precision_speedup * 10) / 10)})}});
+  }
+  tips.push_back({{"code", "data_loader"}, {"message", message(locale, "tip.data_loader")}});
+  return {{"gpu", d.gpu},
+          {"count", d.count},
+          {"fits", d.fits},
+          {"capacity_bytes", static_cast<int64_t>(std::llround(d.capacity_bytes))},
+          {"total_bytes", static_cast<int64_t>(std::llround(finite_or_zero(d.total_bytes)))},
+          {"remedies", remedies},
+          {"speed_tips", tips}};
+}
+
+}  // namespace gpuplan
