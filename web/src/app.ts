@@ -1,0 +1,288 @@
+// The page controller: owns the state, calls the planner, renders the views,
+// keeps the share link in the URL hash and the user's quotes in storage.
+import { download, h, replaceChildren } from './dom';
+import { iframeSnippet, isEmbed, reportHeight } from './embed';
+import { toCsv, toJson, toMarkdown } from './export';
+import { gib, hours, money, num } from './format';
+import { detectLang, translator, type Lang, type T } from './i18n';
+import { loadQuotes, saveQuotes, type Notice, type Quote } from './prices';
+import { toRequest, type Request } from './request';
+import { decodeHash, defaultState, encodeHash, type State } from './state';
+import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from './types';
+import { budgetOf, budgetView } from './views/budget';
+import type { Ctx } from './views/context';
+import { button, selectField, textField } from './views/controls';
+import { gpusView } from './views/gpus';
+import { stagesView, workloadView } from './views/inputs';
+import { memoryView } from './views/memory';
+import { platformsView } from './views/platforms';
+
+declare const __GPUPLAN_VERSION__: string;
+export const VERSION = typeof __GPUPLAN_VERSION__ === 'string' ? __GPUPLAN_VERSION__ : 'dev';
+
+interface Note { id: number; text: string; kind: 'info' | 'error'; action?: { label: string; run: () => void } }
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export class App implements Ctx {
+  state: State;
+  lang: Lang;
+  t: T;
+  quotes: Quote[];
+  request: Request = {};
+  response: PlanResponse | null = null;
+  error: PlanError['error'] | null = null;
+  embed: boolean;
+  private notes: Note[] = [];
+  private noteId = 0;
+  private figureMarked = false;
+  private gpuIndex: Map<string, CatalogGpu>;
+  private els!: { inputs: HTMLElement; results: HTMLElement; notes: HTMLElement; live: HTMLElement; summary: HTMLElement };
+
+  constructor(readonly root: HTMLElement, readonly catalog: Catalog, readonly planner: Planner, private readonly pageHtml: string) {
+    this.gpuIndex = new Map(catalog.gpus.map((g) => [g.id, g]));
+    this.embed = isEmbed(location.search);
+    const fromHash = decodeHash(location.hash);
+    this.state = fromHash && fromHash !== 'invalid' ? fromHash : defaultState();
+    this.lang = this.state.lang || detectLang(navigator.languages ?? [navigator.language]);
+    this.t = translator(this.lang);
+    if (fromHash === 'invalid') this.notify(this.t('notice.bad_link'), 'error');
+    const known = { platforms: new Set(catalog.platforms.map((p) => p.id)), gpus: new Set(catalog.gpus.map((g) => g.id)) };
+    const loaded = loadQuotes(storage(), known);
+    this.quotes = loaded.quotes;
+    for (const n of loaded.notices) this.storageNotice(n);
+    window.addEventListener('hashchange', () => {
+      const s = decodeHash(location.hash);
+      if (s && s !== 'invalid' && location.hash !== encodeHash(this.state)) {
+        this.state = s;
+        this.renderAll();
+      }
+    });
+  }
+
+  gpu(id: string): CatalogGpu | undefined {
+    return this.gpuIndex.get(id);
+  }
+
+  private storageNotice(n: Notice): void {
+    const t = this.t;
+    const backupAction = (key: string) => ({ label: t('notice.download_backup'), run: () => download('gpuplan-prices-backup.json', storage()?.getItem(key) ?? '', 'application/json') });
+    switch (n.kind) {
+      case 'migrated': this.notify(t('notice.migrated', { from: n.from, n: n.count })); break;
+      case 'dropped': this.notify(t('notice.dropped', { n: n.count }), 'error'); break;
+      case 'corrupt': this.notify(t('notice.corrupt'), 'error', backupAction(n.backupKey)); break;
+      case 'newer': this.notify(t('notice.newer', { v: n.version }), 'error', backupAction(n.backupKey)); break;
+      case 'unavailable': this.notify(t('notice.unavailable'), 'error'); break;
+    }
+  }
+
+  set(patch: Partial<State>, how: { inputs?: boolean; now?: boolean } = {}): void {
+    this.state = { ...this.state, ...patch };
+    history.replaceState(null, '', `${location.pathname}${location.search}${encodeHash(this.state)}`);
+    if (how.inputs) this.renderAll();
+    else this.renderResults();
+  }
+
+  setQuotes(quotes: Quote[], message?: string): void {
+    this.quotes = quotes;
+    if (!saveQuotes(storage(), quotes)) this.notify(this.t('notice.unsaved'), 'error');
+    else if (message) this.notify(message);
+    this.renderResults();
+  }
+
+  notify(text: string, kind: 'info' | 'error' = 'info', action?: Note['action']): void {
+    this.noteId += 1;
+    this.notes = [...this.notes.slice(-3), { id: this.noteId, text, kind, action }];
+    if (this.els) this.renderNotes();
+  }
+
+  private compute(): void {
+    this.request = toRequest(this.state, this.lang, this.quotes);
+    let out: unknown;
+    try {
+      out = JSON.parse(this.planner.plan(JSON.stringify(this.request)));
+    } catch {
+      out = { error: { code: 'internal', path: '', message: this.t('error.internal') } };
+    }
+    if (out && typeof out === 'object' && 'error' in out) {
+      this.error = (out as PlanError).error;
+      this.response = null;
+    } else {
+      this.error = null;
+      this.response = out as PlanResponse;
+    }
+  }
+
+  renderAll(): void {
+    this.lang = this.state.lang || detectLang(navigator.languages ?? [navigator.language]);
+    this.t = translator(this.lang);
+    document.documentElement.lang = this.lang;
+    document.title = this.t('app.title');
+    const t = this.t;
+    const inputs = h('div', { class: 'inputs' });
+    const results = h('div', { class: 'results' });
+    const notes = h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' });
+    const live = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'live' });
+    const summary = h('div', { class: 'summary card', id: 'summary' });
+    this.els = { inputs, results, notes, live, summary };
+    replaceChildren(this.root,
+      h('a', { class: 'skip', href: '#results' }, t('skip')),
+      this.header(),
+      notes,
+      h('main', { class: 'layout' }, inputs, h('div', { class: 'side', id: 'results', tabindex: -1 }, summary, results)),
+      live,
+      this.footer());
+    this.root.removeAttribute('aria-busy');
+    inputs.append(stagesView(this), workloadView(this));
+    this.renderNotes();
+    this.renderResults();
+  }
+
+  private renderNotes(): void {
+    replaceChildren(this.els.notes, this.notes.map((n) => h('div', { class: `note-item ${n.kind}` },
+      h('span', null, n.text),
+      n.action ? button(n.action.label, n.action.run) : null,
+      button(this.t('dismiss'), () => {
+        this.notes = this.notes.filter((x) => x.id !== n.id);
+        this.renderNotes();
+      }, { 'aria-label': `${this.t('dismiss')}: ${n.text}` }))));
+  }
+
+  renderResults(): void {
+    const active = document.activeElement as HTMLElement | null;
+    const key = active?.getAttribute('data-key') ?? (active?.id === 'target-gpu' ? 'id:target-gpu' : null);
+    this.compute();
+    this.markInvalid();
+    const t = this.t;
+    const out: HTMLElement[] = [];
+    if (this.error) {
+      out.push(h('div', { class: 'error card', role: 'alert' }, h('strong', null, t('error.title')), ' ', this.error.message,
+        this.error.path ? h('code', null, ` (${this.error.path})`) : null));
+    }
+    const warnings = this.response?.warnings ?? [];
+    if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, w.message))));
+    out.push(memoryView(this, (run) => window.setTimeout(run, 0)), gpusView(this), platformsView(this), budgetView(this));
+    replaceChildren(this.els.results, out);
+    this.renderSummary();
+    if (!this.figureMarked && this.response) {
+      this.figureMarked = true;
+      performance.mark('gpuplan:first-figure');
+    }
+    if (key) {
+      const el = key.startsWith('id:') ? document.getElementById(key.slice(3)) : this.els.results.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
+      el?.focus();
+    }
+  }
+
+  private markInvalid(): void {
+    for (const el of this.els.inputs.querySelectorAll('[data-path][aria-invalid="true"]')) {
+      if ((el as HTMLInputElement).validity?.valid !== false) el.setAttribute('aria-invalid', 'false');
+    }
+    if (this.error?.path) {
+      const el = this.els.inputs.querySelector(`[data-path="${CSS.escape(this.error.path)}"]`);
+      el?.setAttribute('aria-invalid', 'true');
+    }
+  }
+
+  private renderSummary(): void {
+    const { t, lang } = this;
+    const r = this.response;
+    const b = budgetOf(this);
+    let text: string;
+    if (this.error) text = `${t('error.title')} ${this.error.message}`;
+    else if (!r) text = t('memory.none');
+    else if (b && b.stages.length) {
+      const s = b.stages.find((x) => x.stage === 'formal') ?? b.stages[0];
+      const p = this.catalog.platforms.find((x) => x.id === s.platform);
+      text = t('summary.plan', {
+        mem: gib(lang, r.memory.per_gpu.total_bytes), gpu: this.gpu(s.gpu)?.name ?? s.gpu, n: num(lang, s.count),
+        platform: p ? (lang === 'zh-CN' ? p.name_zh ?? p.name : p.name) : '—',
+        total: money(lang, b.total, b.currency), time: hours(lang, b.wallHours),
+      });
+    } else text = t('summary.memory', { mem: gib(lang, r.memory.per_gpu.total_bytes), rec: gib(lang, r.memory.recommended_bytes) });
+    replaceChildren(this.els.summary, h('h2', { class: 'sr-only' }, t('summary.title')), h('p', { id: 'summary-text' }, text));
+    if (this.els.live.textContent !== text) this.els.live.textContent = text;
+  }
+
+  private header(): HTMLElement {
+    const t = this.t;
+    const langButton = button(this.lang === 'zh-CN' ? 'English' : '中文', () => this.set({ lang: this.lang === 'zh-CN' ? 'en' : 'zh-CN' }, { inputs: true }),
+      { lang: this.lang === 'zh-CN' ? 'en' : 'zh-CN', id: 'lang-toggle', 'aria-label': t('lang.switch') });
+    const actions = h('div', { class: 'actions' },
+      button(t('share.copy'), () => this.copyLink(), { id: 'copy-link' }),
+      button(t('export.md'), () => download('gpuplan.md', toMarkdown(this, VERSION), 'text/markdown')),
+      button(t('export.csv'), () => download('gpuplan-gpus.csv', toCsv(this), 'text/csv')),
+      button(t('export.json'), () => download('gpuplan.json', toJson(this), 'application/json')),
+      button(t('print'), () => window.print()),
+      this.embed ? null : button(t('embed.open'), () => this.embedDialog(), { id: 'embed-open' }),
+      this.embed ? null : button(t('download.page'), () => download('gpuplan.html', this.pageHtml, 'text/html'), { id: 'download-page' }));
+    return h('header', { class: 'top' },
+      h('div', { class: 'brand' }, h('h1', null, t('app.title')), h('p', { class: 'tagline' }, t('app.tagline'))),
+      h('div', { class: 'controls' },
+        textField({ id: 'project-title', label: t('project.title'), value: this.state.title, max: 200, placeholder: t('project.placeholder') }, (title) => this.set({ title })),
+        selectField({ id: 'display-currency', label: t('currency.display'), value: this.state.currency, options: [{ value: 'CNY', label: '¥ CNY' }, { value: 'USD', label: '$ USD' }] },
+          (v) => this.set({ currency: v === 'USD' ? 'USD' : 'CNY' })),
+        langButton),
+      this.state.title ? h('p', { class: 'project', id: 'project-name' }, this.state.title) : null,
+      actions);
+  }
+
+  private footer(): HTMLElement {
+    const t = this.t;
+    const fx = this.catalog.fx;
+    return h('footer', { class: 'foot' },
+      h('p', null, t('footer.version', { version: VERSION, catalog: this.catalog.version })),
+      fx ? h('p', null, t('footer.fx', { rate: num(this.lang, fx.cny_per_usd, 2), as_of: fx.as_of ?? '—', source: fx.source ?? '—' })) : null,
+      h('p', null, t('footer.privacy')));
+  }
+
+  private async copyLink(): Promise<void> {
+    const url = location.href;
+    try {
+      await navigator.clipboard.writeText(url);
+      this.notify(this.t('share.copied'));
+    } catch {
+      this.notify(this.t('share.manual', { url }));
+    }
+  }
+
+  private embedDialog(): void {
+    const t = this.t;
+    const snippet = iframeSnippet(location.href, encodeHash(this.state));
+    const area = h('textarea', { id: 'embed-snippet', rows: 10, readonly: true, spellcheck: 'false' }, snippet);
+    const dialog = h('dialog', { class: 'embed-dialog', 'aria-labelledby': 'embed-title' },
+      h('h2', { id: 'embed-title' }, t('embed.title')),
+      h('p', null, t('embed.help')),
+      h('label', { for: 'embed-snippet' }, t('embed.snippet')),
+      area,
+      h('div', { class: 'actions' },
+        button(t('embed.copy'), async () => {
+          area.select();
+          try {
+            await navigator.clipboard.writeText(snippet);
+            this.notify(t('share.copied'));
+          } catch {
+            this.notify(t('embed.select'));
+          }
+        }),
+        button(t('close'), () => dialog.close())));
+    dialog.addEventListener('close', () => dialog.remove());
+    document.body.appendChild(dialog);
+    dialog.showModal();
+  }
+
+  start(): void {
+    if (this.embed) {
+      document.body.classList.add('embed');
+      reportHeight();
+    }
+    this.renderAll();
+  }
+}
+

@@ -1,0 +1,36 @@
+// Message catalogs: zh-CN (default) and English. Every string the page shows
+// comes from here; {name} placeholders are filled with text, never markup.
+import { zhCN } from './i18n/zh-CN';
+import { en } from './i18n/en';
+
+export type Lang = 'zh-CN' | 'en';
+export type MessageKey = keyof typeof zhCN;
+export type T = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+const CATALOGS: Record<Lang, Record<MessageKey, string>> = { 'zh-CN': zhCN, en };
+
+// zh-CN unless the browser prefers English over any Chinese.
+export function detectLang(languages: readonly string[]): Lang {
+  for (const l of languages) {
+    const lower = l.toLowerCase();
+    if (lower.startsWith('zh')) return 'zh-CN';
+    if (lower.startsWith('en')) return 'en';
+  }
+  return 'zh-CN';
+}
+
+export function translator(lang: Lang): T {
+  const cat = CATALOGS[lang];
+  return (key, params) => {
+    const template = cat[key] ?? zhCN[key] ?? key;
+    if (!params) return template;
+    return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+  };
+}
+
+// Ids from the catalog or the response that have a message: "component.weights".
+export function label(t: T, prefix: string, id: string): string {
+  const key = `${prefix}.${id}` as MessageKey;
+  const text = t(key);
+  return text === key ? id : text;
+}

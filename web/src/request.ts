@@ -1,0 +1,58 @@
+// State -> planner request (contract v1, docs/api.md). Only fields the user
+// can change are sent; the planner fills every other default itself.
+import type { Lang } from './i18n';
+import type { Quote } from './prices';
+import { stageRuns, type State } from './state';
+
+export type Request = Record<string, unknown>;
+
+export function toRequest(s: State, lang: Lang, quotes: Quote[]): Request {
+  const model: Record<string, unknown> =
+    s.source === 'preset'
+      ? { preset: s.preset }
+      : {
+          kind: s.custom.kind, params: s.custom.params, layers: s.custom.layers, hidden: s.custom.hidden,
+          heads: s.custom.heads, kv_heads: s.custom.kv_heads, ffn: s.custom.ffn, vocab: s.custom.vocab,
+          gated_mlp: s.custom.gated_mlp, tied_embeddings: s.custom.tied_embeddings,
+          ...(s.custom.experts > 1 ? { experts: s.custom.experts, experts_per_token: s.custom.experts_per_token } : {}),
+        };
+  const workload: Record<string, unknown> = {
+    mode: s.mode,
+    precision: s.precision,
+    micro_batch: s.micro_batch,
+    flash_attention: s.flash_attention,
+    gpus: s.gpus,
+    sharding: s.gpus > 1 && s.sharding === 'none' ? 'ddp' : s.gpus === 1 ? 'none' : s.sharding,
+  };
+  if (s.seq_len > 0) workload.seq_len = s.seq_len;
+  const isCnn = s.source === 'custom' ? s.custom.kind === 'cnn' : false;
+  if (isCnn || s.image_size !== 224) workload.image_size = s.image_size;
+  if (s.mode === 'train') {
+    workload.method = s.method;
+    workload.optimizer = s.optimizer;
+    workload.grad_checkpointing = s.grad_checkpointing;
+    workload.cpu_offload = s.cpu_offload;
+    if (s.method !== 'full') workload.lora = { rank: s.lora_rank, targets: s.lora_targets };
+  } else {
+    workload.kv_cache_bits = s.kv_cache_bits;
+  }
+  const req: Request = { locale: lang, model, workload };
+  if (s.hardware) req.hardware = { gpu: s.hardware, count: s.gpus };
+  if (s.samples > 0) req.data = { samples: s.samples, epochs: s.mode === 'train' ? s.epochs : 1 };
+  const stages = s.stages
+    .filter((st) => st.on && stageRuns(st) > 0)
+    .map((st) => ({ stage: st.stage, runs: stageRuns(st), data_fraction: st.fraction }));
+  if (stages.length) req.stages = stages;
+  if (s.budget > 0) req.budget = { amount: s.budget, currency: s.budget_currency };
+  const prefs: Record<string, unknown> = {};
+  if (s.billing) prefs.billing = s.billing;
+  if (s.platforms.length) prefs.platforms = s.platforms;
+  if (s.deadline_days > 0) prefs.deadline_days = s.deadline_days;
+  if (Object.keys(prefs).length) req.prefs = prefs;
+  if (quotes.length) {
+    req.prices = quotes.map((q) => ({
+      platform: q.platform, gpu: q.gpu, per_gpu_hour: q.per_gpu_hour, currency: q.currency, billing: q.billing,
+    }));
+  }
+  return req;
+}

@@ -1,0 +1,249 @@
+// The page's whole state: what the form holds, what the share link carries
+// (URL hash), and how it becomes a planner request (contract v1).
+// Anything read back from a URL is untrusted: sanitize() keeps only known
+// fields of the right type and range, and falls back to the default.
+
+export const MODES = ['train', 'infer'] as const;
+export const METHODS = ['full', 'lora', 'qlora'] as const;
+export const TRAIN_PRECISIONS = ['bf16-mixed', 'fp16-mixed', 'bf16-true', 'fp32'] as const;
+export const INFER_PRECISIONS = ['bf16', 'fp16', 'fp32', 'int8', 'nf4', 'int4'] as const;
+export const OPTIMIZERS = ['adamw', 'adamw-8bit', 'sgd', 'sgd-momentum', 'adafactor'] as const;
+export const SHARDINGS = ['none', 'ddp', 'zero1', 'zero2', 'zero3'] as const;
+export const LORA_TARGETS = ['qv', 'attention', 'all-linear'] as const;
+export const KINDS = ['decoder', 'encoder', 'encoder-decoder', 'cnn'] as const;
+export const STAGES = ['debug', 'formal', 'revision'] as const;
+export const BILLINGS = ['', 'on-demand', 'spot', 'monthly', 'yearly', 'off-peak'] as const;
+export const CURRENCIES = ['CNY', 'USD'] as const;
+export const KV_BITS = [16, 8, 4, 32] as const;
+
+export interface StageState {
+  stage: (typeof STAGES)[number];
+  on: boolean;
+  seeds: number;
+  sweep: number;
+  ablations: number;
+  fraction: number; // share of the full data set each run sees, 0..1
+}
+
+export interface State {
+  title: string;
+  lang: '' | 'zh-CN' | 'en';
+  source: 'preset' | 'custom';
+  preset: string;
+  custom: {
+    kind: (typeof KINDS)[number];
+    params: number; layers: number; hidden: number; heads: number; kv_heads: number; ffn: number; vocab: number;
+    gated_mlp: boolean; tied_embeddings: boolean; experts: number; experts_per_token: number;
+  };
+  mode: (typeof MODES)[number];
+  method: (typeof METHODS)[number];
+  precision: string;
+  optimizer: (typeof OPTIMIZERS)[number];
+  micro_batch: number;
+  seq_len: number; // 0: the planner's default for the model kind
+  image_size: number;
+  grad_checkpointing: boolean;
+  flash_attention: boolean;
+  lora_rank: number;
+  lora_targets: (typeof LORA_TARGETS)[number];
+  kv_cache_bits: number;
+  gpus: number;
+  sharding: (typeof SHARDINGS)[number];
+  cpu_offload: boolean;
+  hardware: string; // '' evaluates every GPU
+  samples: number;
+  epochs: number;
+  stages: StageState[];
+  budget: number;
+  budget_currency: (typeof CURRENCIES)[number];
+  deadline_days: number;
+  billing: (typeof BILLINGS)[number];
+  platforms: string[]; // empty: every platform
+  currency: (typeof CURRENCIES)[number]; // display currency
+  target_gpu: string; // the card the memory section compares against
+  sort: string; // GPU table column, '-' prefix for descending
+}
+
+export function defaultState(): State {
+  return {
+    title: '',
+    lang: '',
+    source: 'preset',
+    preset: 'llama-3.1-8b',
+    custom: {
+      kind: 'decoder', params: 7.0e9, layers: 32, hidden: 4096, heads: 32, kv_heads: 32, ffn: 11008, vocab: 32000,
+      gated_mlp: true, tied_embeddings: false, experts: 1, experts_per_token: 1,
+    },
+    mode: 'train',
+    method: 'lora',
+    precision: 'bf16-mixed',
+    optimizer: 'adamw',
+    micro_batch: 4,
+    seq_len: 2048,
+    image_size: 224,
+    grad_checkpointing: true,
+    flash_attention: true,
+    lora_rank: 16,
+    lora_targets: 'all-linear',
+    kv_cache_bits: 16,
+    gpus: 1,
+    sharding: 'none',
+    cpu_offload: false,
+    hardware: '',
+    samples: 20000,
+    epochs: 3,
+    stages: [
+      { stage: 'debug', on: true, seeds: 1, sweep: 4, ablations: 1, fraction: 0.1 },
+      { stage: 'formal', on: true, seeds: 3, sweep: 2, ablations: 2, fraction: 1 },
+      { stage: 'revision', on: true, seeds: 3, sweep: 1, ablations: 1, fraction: 1 },
+    ],
+    budget: 3000,
+    budget_currency: 'CNY',
+    deadline_days: 30,
+    billing: '',
+    platforms: [],
+    currency: 'CNY',
+    target_gpu: 'rtx-4090',
+    sort: 'cost',
+  };
+}
+
+export function stageRuns(s: StageState): number {
+  return s.seeds * s.sweep * s.ablations;
+}
+
+// --- sanitizing untrusted input (URL hash) ---------------------------------
+
+type Spec = { min: number; max: number; int?: boolean };
+const NUMBERS: Record<string, Spec> = {
+  micro_batch: { min: 1, max: 65536, int: true },
+  seq_len: { min: 0, max: 1 << 24, int: true },
+  image_size: { min: 8, max: 16384, int: true },
+  lora_rank: { min: 1, max: 65536, int: true },
+  kv_cache_bits: { min: 4, max: 32, int: true },
+  gpus: { min: 1, max: 4096, int: true },
+  samples: { min: 0, max: 1e13 },
+  epochs: { min: 0, max: 1e6 },
+  budget: { min: 0, max: 1e12 },
+  deadline_days: { min: 0, max: 3650 },
+};
+const CUSTOM_NUMBERS: Record<string, Spec> = {
+  params: { min: 1, max: 1e14 },
+  layers: { min: 1, max: 1000, int: true },
+  hidden: { min: 1, max: 1 << 20, int: true },
+  heads: { min: 1, max: 4096, int: true },
+  kv_heads: { min: 1, max: 4096, int: true },
+  ffn: { min: 1, max: 1 << 22, int: true },
+  vocab: { min: 1, max: 1 << 24, int: true },
+  experts: { min: 1, max: 1024, int: true },
+  experts_per_token: { min: 1, max: 1024, int: true },
+};
+const STAGE_NUMBERS: Record<string, Spec> = {
+  seeds: { min: 0, max: 1000, int: true },
+  sweep: { min: 0, max: 1000, int: true },
+  ablations: { min: 0, max: 1000, int: true },
+  fraction: { min: 0, max: 1 },
+};
+const ID = /^[a-z0-9][a-z0-9.\-_]{0,63}$/;
+
+function num(v: unknown, spec: Spec, fallback: number): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return fallback;
+  if (spec.int && !Number.isInteger(v)) return fallback;
+  return v < spec.min || v > spec.max ? fallback : v;
+}
+function oneOf<T>(v: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(v as T) ? (v as T) : fallback;
+}
+function bool(v: unknown, fallback: boolean): boolean {
+  return typeof v === 'boolean' ? v : fallback;
+}
+function id(v: unknown, fallback: string, allowEmpty = false): string {
+  if (typeof v !== 'string') return fallback;
+  if (allowEmpty && v === '') return v;
+  return ID.test(v) ? v : fallback;
+}
+function record(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+export function sanitize(input: unknown): State {
+  const d = defaultState();
+  const o = record(input);
+  const s: State = { ...d };
+  // Free text stays text: it is rendered with textContent only, and capped.
+  s.title = typeof o.title === 'string' ? o.title.slice(0, 200) : d.title;
+  s.lang = oneOf(o.lang, ['', 'zh-CN', 'en'] as const, d.lang);
+  s.source = oneOf(o.source, ['preset', 'custom'] as const, d.source);
+  s.preset = id(o.preset, d.preset);
+  const c = record(o.custom);
+  s.custom = { ...d.custom, kind: oneOf(c.kind, KINDS, d.custom.kind),
+    gated_mlp: bool(c.gated_mlp, d.custom.gated_mlp), tied_embeddings: bool(c.tied_embeddings, d.custom.tied_embeddings) };
+  for (const [k, spec] of Object.entries(CUSTOM_NUMBERS)) {
+    (s.custom as unknown as Record<string, number>)[k] = num(c[k], spec, (d.custom as unknown as Record<string, number>)[k]);
+  }
+  s.mode = oneOf(o.mode, MODES, d.mode);
+  s.method = oneOf(o.method, METHODS, d.method);
+  const precisions: readonly string[] = s.mode === 'train' ? TRAIN_PRECISIONS : INFER_PRECISIONS;
+  s.precision = oneOf(o.precision, precisions, precisions[0]);
+  s.optimizer = oneOf(o.optimizer, OPTIMIZERS, d.optimizer);
+  for (const [k, spec] of Object.entries(NUMBERS)) {
+    (s as unknown as Record<string, number>)[k] = num(o[k], spec, (d as unknown as Record<string, number>)[k]);
+  }
+  s.kv_cache_bits = oneOf(s.kv_cache_bits, KV_BITS as readonly number[], d.kv_cache_bits);
+  s.grad_checkpointing = bool(o.grad_checkpointing, d.grad_checkpointing);
+  s.flash_attention = bool(o.flash_attention, d.flash_attention);
+  s.cpu_offload = bool(o.cpu_offload, d.cpu_offload);
+  s.lora_targets = oneOf(o.lora_targets, LORA_TARGETS, d.lora_targets);
+  s.sharding = oneOf(o.sharding, SHARDINGS, d.sharding);
+  s.hardware = id(o.hardware, d.hardware, true);
+  s.budget_currency = oneOf(o.budget_currency, CURRENCIES, d.budget_currency);
+  s.currency = oneOf(o.currency, CURRENCIES, d.currency);
+  s.billing = oneOf(o.billing, BILLINGS, d.billing);
+  s.platforms = Array.isArray(o.platforms)
+    ? o.platforms.filter((p): p is string => typeof p === 'string' && ID.test(p)).slice(0, 64)
+    : d.platforms;
+  s.target_gpu = id(o.target_gpu, d.target_gpu);
+  s.sort = typeof o.sort === 'string' && /^-?[a-z_]{1,20}$/.test(o.sort) ? o.sort : d.sort;
+  const stages = Array.isArray(o.stages) ? o.stages : [];
+  s.stages = d.stages.map((def) => {
+    const found = record(stages.find((x) => record(x).stage === def.stage));
+    const st: StageState = { ...def, on: bool(found.on, def.on) };
+    for (const [k, spec] of Object.entries(STAGE_NUMBERS)) {
+      (st as unknown as Record<string, number>)[k] = num(found[k], spec, (def as unknown as Record<string, number>)[k]);
+    }
+    return st;
+  });
+  return s;
+}
+
+// --- share link: the state in the URL hash ---------------------------------
+// base64url of the UTF-8 JSON keeps Chinese titles intact and the link short
+// enough for chat apps; "#s=" lets later versions add other keys.
+
+function toBase64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+function fromBase64Url(text: string): string {
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+export function encodeHash(s: State): string {
+  return `#s=${toBase64Url(JSON.stringify(s))}`;
+}
+
+// null when the hash carries no state; 'invalid' when it carries a broken one.
+export function decodeHash(hash: string): State | null | 'invalid' {
+  const m = /^#s=([A-Za-z0-9_-]{1,20000})$/.exec(hash);
+  if (!m) return hash.length > 1 && hash.startsWith('#s=') ? 'invalid' : null;
+  try {
+    return sanitize(JSON.parse(fromBase64Url(m[1])));
+  } catch {
+    return 'invalid';
+  }
+}

@@ -1,0 +1,60 @@
+// Shapes of the catalog and the response as the page reads them (contract v1,
+// docs/api.md). Everything beyond the contract's names is optional: other
+// engineers add fields, and the page renders what is present.
+
+export interface Range3 { low: number; typical: number; high: number }
+
+export interface CatalogGpu {
+  id: string; name: string; memory_bytes: number;
+  arch?: string; segment?: string; launch_year?: number; sources?: string[];
+}
+export interface CatalogOffer {
+  gpu: string; billing: string; per_gpu_hour?: Range3 | null; currency: string;
+  as_of?: string; source?: string; confidence?: string; note?: string;
+}
+export interface CatalogPlatform {
+  id: string; name: string; name_zh?: string; kind: string; region?: string; currency?: string;
+  billing_rules?: { granularity_seconds?: number; minimum_charge_seconds?: number; disk_bills_after_release?: boolean };
+  queue_risk?: string; sources?: string[]; notes?: string; offers: CatalogOffer[];
+}
+export interface CatalogModel {
+  id: string; name?: string; kind: string; params: number;
+  layers?: number; hidden?: number; heads?: number; kv_heads?: number; ffn?: number; vocab?: number;
+}
+export interface Catalog {
+  version: string;
+  fx?: { cny_per_usd: number; as_of?: string; source?: string };
+  gpus: CatalogGpu[]; platforms: CatalogPlatform[]; models: CatalogModel[];
+}
+
+export interface Component { id: string; bytes: number }
+export interface GpuRow {
+  id: string; fits: boolean; count: number; hours: number;
+  hours_low?: number; hours_high?: number; memory_total_bytes?: number;
+  throughput?: { samples_per_s?: number; tokens_per_s?: number; utilization?: number; [k: string]: unknown };
+  reasons?: unknown; [k: string]: unknown;
+}
+export interface PlanStage {
+  stage: string; gpu?: string; count?: number; platform?: string; billing?: string;
+  hours?: number; cost?: number; share?: number; [k: string]: unknown;
+}
+export interface Plan {
+  category?: string; stages?: PlanStage[]; total_cost?: number; currency?: string;
+  within_budget?: boolean; [k: string]: unknown;
+}
+export interface PlanResponse {
+  memory: {
+    per_gpu: { allocated_bytes: number; reserved_bytes: number; total_bytes: number };
+    components: Component[]; headroom: number; recommended_bytes: number; [k: string]: unknown;
+  };
+  gpus: GpuRow[];
+  warnings: { code: string; message: string }[];
+  plan?: Plan;
+  [k: string]: unknown;
+}
+export interface PlanError { error: { code: string; path: string; message: string } }
+
+export interface Planner {
+  plan(request: string): string;
+  catalog(): string;
+}

@@ -1,0 +1,24 @@
+// What every view gets: the state, the language, the catalog, the planner
+// and the ways to change them. Views only read it and call its methods.
+import type { Lang, T } from '../i18n';
+import type { Quote } from '../prices';
+import type { State } from '../state';
+import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from '../types';
+import type { Request } from '../request';
+
+export interface Ctx {
+  state: State;
+  lang: Lang;
+  t: T;
+  catalog: Catalog;
+  planner: Planner;
+  quotes: Quote[];
+  request: Request;
+  response: PlanResponse | null;
+  error: PlanError['error'] | null;
+  embed: boolean;
+  gpu(id: string): CatalogGpu | undefined;
+  set(patch: Partial<State>, how?: { inputs?: boolean; now?: boolean }): void;
+  setQuotes(quotes: Quote[], message?: string): void;
+  notify(message: string, kind?: 'info' | 'error', action?: { label: string; run: () => void }): void;
+}

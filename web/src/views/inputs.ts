@@ -1,0 +1,157 @@
+// Steps 1 and 2: the experiment stages and the workload. Advanced options are
+// folded into <details> with defaults that suit a first fine-tuning run.
+import { h, uid } from '../dom';
+import { parseHfConfig } from '../hfconfig';
+import { label } from '../i18n';
+import { bigCount } from '../format';
+import {
+  BILLINGS, CURRENCIES, INFER_PRECISIONS, KINDS, KV_BITS, LORA_TARGETS, METHODS, MODES, OPTIMIZERS, SHARDINGS,
+  TRAIN_PRECISIONS, stageRuns, type State, type StageState,
+} from '../state';
+import type { Ctx } from './context';
+import { button, checkField, numberField, section, selectField, type Option } from './controls';
+
+function opts(ctx: Ctx, prefix: string, values: readonly (string | number)[]): Option[] {
+  return values.map((v) => ({ value: String(v), label: label(ctx.t, prefix, String(v)) }));
+}
+
+export function stagesView(ctx: Ctx): HTMLElement {
+  const { t, state } = ctx;
+  const setStage = (i: number, patch: Partial<StageState>): void => {
+    const stages = state.stages.map((s, j) => (j === i ? { ...s, ...patch } : s));
+    ctx.set({ stages });
+  };
+  const rows = state.stages.map((st, i) => {
+    const runs = h('output', { class: 'runs', 'aria-live': 'off' }, t('stage.runs', { n: stageRuns(st) }));
+    const upd = (patch: Partial<StageState>): void => {
+      setStage(i, patch);
+      runs.textContent = t('stage.runs', { n: stageRuns(ctx.state.stages[i]) });
+    };
+    return h('fieldset', { class: 'stage' },
+      h('legend', null, label(t, 'stage', st.stage)),
+      h('p', { class: 'help' }, label(t, 'stage.help', st.stage)),
+      checkField({ label: t('stage.on'), value: st.on }, (on) => upd({ on })),
+      h('div', { class: 'row4' },
+        numberField({ label: t('stage.seeds'), help: t('stage.seeds.help'), value: st.seeds, min: 0, max: 1000, int: true, path: `stages[${i}].runs` }, (seeds) => upd({ seeds })),
+        numberField({ label: t('stage.sweep'), help: t('stage.sweep.help'), value: st.sweep, min: 0, max: 1000, int: true }, (sweep) => upd({ sweep })),
+        numberField({ label: t('stage.ablations'), help: t('stage.ablations.help'), value: st.ablations, min: 0, max: 1000, int: true }, (ablations) => upd({ ablations })),
+        numberField({ label: t('stage.fraction'), help: t('stage.fraction.help'), value: Math.round(st.fraction * 100), min: 0, max: 100, int: true, path: `stages[${i}].data_fraction` }, (pct) => upd({ fraction: pct / 100 })),
+      ),
+      runs);
+  });
+  return section('stages', '1', t('section.stages'),
+    h('p', { class: 'lead' }, t('stages.lead')),
+    rows,
+    h('div', { class: 'row3' },
+      numberField({ label: t('budget.amount'), help: t('budget.amount.help'), value: state.budget, min: 0, max: 1e12, path: 'budget.amount' }, (budget) => ctx.set({ budget })),
+      selectField({ label: t('budget.currency'), value: state.budget_currency, options: opts(ctx, 'currency', CURRENCIES) }, (v) => ctx.set({ budget_currency: v as State['budget_currency'] })),
+      numberField({ label: t('deadline'), help: t('deadline.help'), value: state.deadline_days, min: 0, max: 3650, path: 'prefs.deadline_days' }, (deadline_days) => ctx.set({ deadline_days })),
+    ),
+    selectField({ label: t('billing'), help: t('billing.help'), value: state.billing, options: opts(ctx, 'billing', BILLINGS), path: 'prefs.billing' }, (v) => ctx.set({ billing: v as State['billing'] })));
+}
+
+function modelPicker(ctx: Ctx): HTMLElement {
+  const { t, state, catalog } = ctx;
+  const models = [...catalog.models].sort((a, b) => a.params - b.params);
+  const listId = uid('models');
+  const search = h('input', { id: uid('q'), type: 'search', placeholder: t('model.search.placeholder'), 'aria-controls': listId, autocomplete: 'off' });
+  const select = h('select', { id: listId, size: 6, 'data-path': 'model.preset' });
+  const fill = (): void => {
+    const q = search.value.trim().toLowerCase();
+    select.replaceChildren(...models
+      .filter((m) => !q || m.id.includes(q) || (m.name ?? '').toLowerCase().includes(q))
+      .map((m) => h('option', { value: m.id, selected: m.id === state.preset }, `${m.name ?? m.id} · ${bigCount(ctx.lang, m.params)}`)));
+  };
+  fill();
+  search.addEventListener('input', fill);
+  select.addEventListener('change', () => ctx.set({ source: 'preset', preset: select.value }, { now: true }));
+  return h('div', { class: 'field' },
+    h('label', { for: search.id }, t('model.search')),
+    search,
+    h('label', { for: listId, class: 'sr-only' }, t('model.preset')),
+    select,
+    h('p', { class: 'help' }, t('model.preset.help')));
+}
+
+function customModel(ctx: Ctx): HTMLElement {
+  const { t, state } = ctx;
+  const c = state.custom;
+  const setC = (patch: Partial<State['custom']>): void => ctx.set({ source: 'custom', custom: { ...ctx.state.custom, ...patch } });
+  const n = (key: keyof State['custom'], max: number, help?: string): HTMLElement =>
+    numberField({ label: t(`dim.${key}` as never), help, value: c[key] as number, min: 1, max, int: key !== 'params', path: `model.${key}` }, (v) => setC({ [key]: v }));
+  const pasteId = uid('hf');
+  const paste = h('textarea', { id: pasteId, rows: 4, spellcheck: 'false', placeholder: '{"model_type": "llama", "hidden_size": 4096, ...}', 'aria-describedby': `${pasteId}-help` });
+  const status = h('p', { class: 'help', id: `${pasteId}-help`, role: 'status' }, t('hf.help'));
+  const parse = button(t('hf.parse'), () => {
+    const r = parseHfConfig(paste.value);
+    if (!r.ok) {
+      status.textContent = r.reason === 'missing' ? t('hf.missing', { field: r.field ?? '' }) : t('hf.invalid');
+      status.className = 'help bad';
+      return;
+    }
+    const d = r.dims;
+    ctx.set({ source: 'custom', custom: { kind: d.kind, params: d.params, layers: d.layers, hidden: d.hidden, heads: d.heads,
+      kv_heads: d.kv_heads, ffn: d.ffn, vocab: d.vocab, gated_mlp: d.gated_mlp, tied_embeddings: d.tied_embeddings,
+      experts: d.experts, experts_per_token: d.experts_per_token } }, { inputs: true, now: true });
+    ctx.notify(t('hf.parsed', { params: bigCount(ctx.lang, d.params), type: d.model_type || '?' }));
+  });
+  return h('div', { class: 'custom' },
+    h('div', { class: 'field' }, h('label', { for: pasteId }, t('hf.paste')), paste, status, parse),
+    selectField({ label: t('dim.kind'), value: c.kind, options: opts(ctx, 'kind', KINDS), path: 'model.kind' }, (v) => setC({ kind: v as State['custom']['kind'] })),
+    h('div', { class: 'row3' },
+      n('params', 1e14, t('dim.params.help')), n('layers', 1000), n('hidden', 1 << 20),
+      n('heads', 4096), n('kv_heads', 4096, t('dim.kv_heads.help')), n('ffn', 1 << 22),
+      n('vocab', 1 << 24), n('experts', 1024, t('dim.experts.help')), n('experts_per_token', 1024)),
+    checkField({ label: t('dim.gated_mlp'), help: t('dim.gated_mlp.help'), value: c.gated_mlp }, (v) => setC({ gated_mlp: v })),
+    checkField({ label: t('dim.tied_embeddings'), value: c.tied_embeddings }, (v) => setC({ tied_embeddings: v })));
+}
+
+export function workloadView(ctx: Ctx): HTMLElement {
+  const { t, state, catalog } = ctx;
+  const train = state.mode === 'train';
+  const sourceName = `src-${uid('r')}`;
+  const radio = (value: State['source'], text: string): HTMLElement => {
+    const id = uid('src');
+    const input = h('input', { type: 'radio', name: sourceName, id, value, checked: state.source === value });
+    input.addEventListener('change', () => ctx.set({ source: value }, { inputs: true, now: true }));
+    return h('span', { class: 'radio' }, input, h('label', { for: id }, text));
+  };
+  const precisions = train ? TRAIN_PRECISIONS : INFER_PRECISIONS;
+  const gpuOptions: Option[] = [{ value: '', label: t('hardware.all') }, ...catalog.gpus.map((g) => ({ value: g.id, label: g.name }))];
+  const cnn = state.source === 'custom' && state.custom.kind === 'cnn';
+  return section('workload', '2', t('section.workload'),
+    h('fieldset', { class: 'plain' }, h('legend', null, t('model.source')),
+      h('div', { class: 'radios' }, radio('preset', t('model.source.preset')), radio('custom', t('model.source.custom')))),
+    state.source === 'preset' ? modelPicker(ctx) : customModel(ctx),
+    h('div', { class: 'row3' },
+      selectField({ label: t('mode'), help: t('mode.help'), value: state.mode, options: opts(ctx, 'mode', MODES), path: 'workload.mode' }, (v) => {
+        const mode = v as State['mode'];
+        ctx.set({ mode, precision: mode === 'train' ? 'bf16-mixed' : 'bf16' }, { inputs: true, now: true });
+      }),
+      train ? selectField({ label: t('method'), help: t('method.help'), value: state.method, options: opts(ctx, 'method', METHODS), path: 'workload.method' }, (v) => ctx.set({ method: v as State['method'] }, { inputs: true, now: true })) : null,
+      selectField({ label: t('precision'), help: t(train ? 'precision.help.train' : 'precision.help.infer'), value: state.precision, options: opts(ctx, 'precision', precisions), path: 'workload.precision' }, (v) => ctx.set({ precision: v })),
+    ),
+    h('div', { class: 'row3' },
+      numberField({ label: t('micro_batch'), help: t('micro_batch.help'), value: state.micro_batch, min: 1, max: 65536, int: true, path: 'workload.micro_batch' }, (micro_batch) => ctx.set({ micro_batch })),
+      cnn
+        ? numberField({ label: t('image_size'), help: t('image_size.help'), value: state.image_size, min: 8, max: 16384, int: true, path: 'workload.image_size' }, (image_size) => ctx.set({ image_size }))
+        : numberField({ label: t('seq_len'), help: t(train ? 'seq_len.help.train' : 'seq_len.help.infer'), value: state.seq_len, min: 1, max: 1 << 24, int: true, path: 'workload.seq_len' }, (seq_len) => ctx.set({ seq_len })),
+      numberField({ label: t('samples'), help: t('samples.help'), value: state.samples, min: 0, max: 1e13, path: 'data.samples' }, (samples) => ctx.set({ samples })),
+      train ? numberField({ label: t('epochs'), value: state.epochs, min: 0, max: 1e6, path: 'data.epochs' }, (epochs) => ctx.set({ epochs })) : null,
+    ),
+    h('details', { class: 'advanced' },
+      h('summary', null, t('advanced')),
+      h('div', { class: 'row3' },
+        train ? selectField({ label: t('optimizer'), help: t('optimizer.help'), value: state.optimizer, options: opts(ctx, 'optimizer', OPTIMIZERS), path: 'workload.optimizer' }, (v) => ctx.set({ optimizer: v as State['optimizer'] })) : null,
+        train && state.method !== 'full' ? numberField({ label: t('lora.rank'), help: t('lora.rank.help'), value: state.lora_rank, min: 1, max: 65536, int: true, path: 'workload.lora.rank' }, (lora_rank) => ctx.set({ lora_rank })) : null,
+        train && state.method !== 'full' ? selectField({ label: t('lora.targets'), value: state.lora_targets, options: opts(ctx, 'lora_targets', LORA_TARGETS), path: 'workload.lora.targets' }, (v) => ctx.set({ lora_targets: v as State['lora_targets'] })) : null,
+        !train ? selectField({ label: t('kv_cache_bits'), help: t('kv_cache_bits.help'), value: String(state.kv_cache_bits), options: KV_BITS.map((b) => ({ value: String(b), label: `${b} bit` })), path: 'workload.kv_cache_bits' }, (v) => ctx.set({ kv_cache_bits: Number(v) })) : null,
+        numberField({ label: t('gpus'), help: t('gpus.help'), value: state.gpus, min: 1, max: 4096, int: true, path: 'workload.gpus' }, (gpus) => ctx.set({ gpus })),
+        selectField({ label: t('sharding'), help: t('sharding.help'), value: state.sharding, options: opts(ctx, 'sharding', SHARDINGS), path: 'workload.sharding' }, (v) => ctx.set({ sharding: v as State['sharding'] })),
+        selectField({ label: t('hardware'), help: t('hardware.help'), value: state.hardware, options: gpuOptions, path: 'hardware.gpu' }, (v) => ctx.set({ hardware: v })),
+      ),
+      train ? checkField({ label: t('grad_checkpointing'), help: t('grad_checkpointing.help'), value: state.grad_checkpointing, path: 'workload.grad_checkpointing' }, (v) => ctx.set({ grad_checkpointing: v })) : null,
+      checkField({ label: t('flash_attention'), help: t('flash_attention.help'), value: state.flash_attention }, (v) => ctx.set({ flash_attention: v })),
+      train ? checkField({ label: t('cpu_offload'), help: t('cpu_offload.help'), value: state.cpu_offload }, (v) => ctx.set({ cpu_offload: v })) : null,
+    ));
+}

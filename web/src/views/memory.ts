@@ -1,0 +1,97 @@
+// Step 3: the per-GPU memory as a stacked bar (components, then the safety
+// headroom), with markers at the common card sizes, a table that says the
+// same in text, and "what fits" advice when the chosen card is too small.
+import { whatFits } from '../advice';
+import { h } from '../dom';
+import { gib, percent, num } from '../format';
+import { label } from '../i18n';
+import type { Ctx } from './context';
+import { section, selectField } from './controls';
+
+// The marketing sizes students talk about (16G V100/T4, 24G 4090, 48G A6000/L40S,
+// 80G A100/H100, 141G H200), placed at the capacity of the catalog card nearest
+// to each, so a marker is exactly where that card's limit is.
+const MARKER_GB = [16, 24, 48, 80, 141];
+
+function markers(ctx: Ctx): { label: string; bytes: number; names: string }[] {
+  return MARKER_GB.map((gb) => {
+    const near = ctx.catalog.gpus.filter((g) => Math.abs(g.memory_bytes / 1e9 - gb) / gb < 0.08);
+    const bytes = near.length ? Math.max(...near.map((g) => g.memory_bytes)) : gb * 1e9;
+    return { label: `${gb}G`, bytes, names: near.map((g) => g.name).join(', ') };
+  });
+}
+
+export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElement {
+  const { t, lang } = ctx;
+  const r = ctx.response;
+  if (!r) return section('memory', '3', t('section.memory'), h('p', { class: 'muted' }, t('memory.none')));
+  const m = r.memory;
+  const total = m.per_gpu.total_bytes;
+  const rec = m.recommended_bytes;
+  const marks = markers(ctx);
+  const scale = Math.max(rec, total) * 1.05 || 1;
+  const bar = h('div', { class: 'bar', role: 'img', 'aria-label': t('memory.bar.label', { total: gib(lang, total), rec: gib(lang, rec) }) });
+  const comps = m.components.filter((c) => c.bytes > 0);
+  comps.forEach((c, i) => {
+    const seg = h('span', { class: `seg seg-${i % 8}`, title: `${label(t, 'component', c.id)}: ${gib(lang, c.bytes)}` });
+    seg.style.width = `${(100 * c.bytes) / scale}%`;
+    bar.appendChild(seg);
+  });
+  if (rec > total) {
+    const seg = h('span', { class: 'seg headroom', title: `${t('memory.headroom')}: ${gib(lang, rec - total)}` });
+    seg.style.width = `${(100 * (rec - total)) / scale}%`;
+    bar.appendChild(seg);
+  }
+  const axis = h('div', { class: 'axis', 'aria-hidden': 'true' });
+  for (const mk of marks) {
+    if (mk.bytes > scale) continue;
+    const tick = h('span', { class: 'marker', title: mk.names || mk.label }, mk.label);
+    tick.style.left = `${(100 * mk.bytes) / scale}%`;
+    axis.appendChild(tick);
+  }
+  const legend = h('table', { class: 'legend' },
+    h('caption', { class: 'sr-only' }, t('memory.table.caption')),
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('memory.component')), h('th', { scope: 'col' }, 'GiB'), h('th', { scope: 'col' }, t('memory.share')))),
+    h('tbody', null,
+      comps.map((c, i) => h('tr', null,
+        h('th', { scope: 'row' }, h('span', { class: `swatch seg-${i % 8}`, 'aria-hidden': 'true' }), label(t, 'component', c.id)),
+        h('td', null, gib(lang, c.bytes)), h('td', null, percent(lang, total ? c.bytes / total : 0)))),
+      h('tr', { class: 'sum' }, h('th', { scope: 'row' }, t('memory.total')), h('td', null, gib(lang, total)), h('td', null, '')),
+      h('tr', null, h('th', { scope: 'row' }, h('span', { class: 'swatch headroom', 'aria-hidden': 'true' }), t('memory.recommended', { pct: percent(lang, m.headroom) })), h('td', null, gib(lang, rec)), h('td', null, ''))));
+
+  // The card to compare against.
+  const target = ctx.gpu(ctx.state.target_gpu) ?? ctx.catalog.gpus[0];
+  const compare = h('div', { class: 'compare' });
+  if (target) {
+    const fitsTotal = total <= target.memory_bytes;
+    const fitsRec = rec <= target.memory_bytes;
+    const verdict = fitsRec ? 'memory.fits' : fitsTotal ? 'memory.tight' : 'memory.nofit';
+    compare.append(
+      selectField({ id: 'target-gpu', label: t('memory.target'), value: target.id, options: ctx.catalog.gpus.map((g) => ({ value: g.id, label: `${g.name} (${gib(lang, g.memory_bytes)})` })) },
+        (v) => ctx.set({ target_gpu: v }, { now: true })),
+      h('p', { class: `verdict ${fitsRec ? 'good' : fitsTotal ? 'warn' : 'bad'}` },
+        t(verdict, { gpu: target.name, cap: gib(lang, target.memory_bytes), total: gib(lang, total) })));
+    if (!fitsRec && !ctx.error) {
+      // The what-if questions take a few dozen plan() calls: answer them after
+      // the first figure is on screen.
+      const slot = h('div', { class: 'advice-slot', 'aria-busy': 'true' }, h('h3', null, t('advice.title', { gpu: target.name })));
+      compare.append(slot);
+      const request = ctx.request;
+      later(() => {
+        if (!slot.isConnected) return;
+        const advice = whatFits(ctx.planner, request, target.id);
+        slot.append(advice.length
+          ? h('ul', { class: 'advice' }, advice.map((a) => h('li', null, t(a.key as never, { n: num(lang, a.value ?? 0) }), ' → ', gib(lang, a.totalBytes))))
+          : h('p', null, t('advice.none')));
+        slot.removeAttribute('aria-busy');
+      });
+    }
+  }
+  const out = section('memory', '3', t('section.memory'),
+    h('p', { class: 'figure' }, h('strong', { class: 'big', id: 'memory-total' }, gib(lang, total)), ' ', t('memory.per_gpu'),
+      h('span', { class: 'muted' }, ` · ${t('memory.allocated')} ${gib(lang, m.per_gpu.allocated_bytes)} · ${t('memory.reserved')} ${gib(lang, m.per_gpu.reserved_bytes)}`)),
+    h('div', { class: 'chart' }, bar, axis),
+    legend, compare);
+  return out;
+}
+

@@ -1,0 +1,174 @@
+// Step 5: each platform's prices, billing rules and provenance, and the
+// user's own quotes (saved in localStorage, exported and imported as JSON).
+import { download, h, uid } from '../dom';
+import { money, num } from '../format';
+import { label } from '../i18n';
+import { mergeQuotes, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices';
+import { convert } from '../pricing';
+import type { CatalogPlatform } from '../types';
+import type { Ctx } from './context';
+import { button, section } from './controls';
+
+function platformName(ctx: Ctx, p: CatalogPlatform): string {
+  return ctx.lang === 'zh-CN' ? p.name_zh ?? p.name : p.name;
+}
+
+function quoteInput(ctx: Ctx, p: CatalogPlatform, gpu: string, billing: string, currency: string): HTMLElement {
+  const { t } = ctx;
+  const existing = ctx.quotes.find((q) => q.platform === p.id && q.gpu === gpu && q.billing === billing);
+  const id = uid('quote');
+  const input = h('input', { id, type: 'number', min: 0, max: 1e6, step: 'any', inputmode: 'decimal', value: existing ? String(existing.per_gpu_hour) : '',
+    placeholder: t('quote.placeholder'), 'data-key': `quote/${p.id}/${gpu}/${billing}` });
+  input.addEventListener('change', () => {
+    const v = input.valueAsNumber;
+    const rest = ctx.quotes.filter((q) => quoteKey(q) !== `${p.id}/${gpu}/${billing}`);
+    if (input.value === '') {
+      ctx.setQuotes(rest, t('quote.removed'));
+      return;
+    }
+    if (!Number.isFinite(v) || v < 0 || v > 1e6) {
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    input.setAttribute('aria-invalid', 'false');
+    const cur = currency === 'USD' ? 'USD' : 'CNY';
+    ctx.setQuotes([...rest, { platform: p.id, gpu, billing, per_gpu_hour: v, currency: cur, note: existing?.note ?? '' }], t('quote.saved'));
+  });
+  const gpuName = ctx.gpu(gpu)?.name ?? gpu;
+  return h('span', { class: 'quote' }, h('label', { for: id, class: 'sr-only' }, t('quote.label', { platform: platformName(ctx, p), gpu: gpuName, currency })), input);
+}
+
+// Which platform cards are open survives re-rendering (not worth a URL).
+const openPlatforms = new Set<string>();
+
+function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
+  const { t, lang, state } = ctx;
+  const rules = p.billing_rules ?? {};
+  const included = !state.platforms.length || state.platforms.includes(p.id);
+  const incId = uid('inc');
+  const include = h('input', { type: 'checkbox', id: incId, checked: included, 'data-key': `inc/${p.id}` });
+  include.addEventListener('change', () => {
+    const all = ctx.catalog.platforms.map((x) => x.id);
+    const cur = state.platforms.length ? state.platforms : all;
+    const next = include.checked ? [...new Set([...cur, p.id])] : cur.filter((x) => x !== p.id);
+    ctx.set({ platforms: next.length === all.length ? [] : next }, { now: true });
+  });
+  const offers = p.offers ?? [];
+  const priced = offers.filter((o) => o.per_gpu_hour);
+  const typ = priced.map((o) => convert(o.per_gpu_hour!.typical, o.currency, state.currency, ctx.catalog)).filter(Number.isFinite);
+  const summaryRange = typ.length ? `${money(lang, Math.min(...typ), state.currency)}–${money(lang, Math.max(...typ), state.currency)} / ${t('unit.gpu_hour')}` : t('platform.noprices');
+  const currency = p.currency ?? offers[0]?.currency ?? 'CNY';
+  const card = h('details', { class: 'platform', 'data-platform': p.id, open: openPlatforms.has(p.id) },
+    h('summary', null, h('strong', null, platformName(ctx, p)), ` · ${label(t, 'kind', p.kind)} · ${summaryRange}`),
+    h('div', { class: 'field check' }, include, h('label', { for: incId }, t('platform.include'))),
+    h('dl', { class: 'rules' },
+      h('dt', null, t('platform.granularity')), h('dd', null, rules.granularity_seconds !== undefined ? t('platform.seconds', { n: num(lang, rules.granularity_seconds) }) : t('unknown')),
+      h('dt', null, t('platform.minimum')), h('dd', null, rules.minimum_charge_seconds !== undefined ? t('platform.seconds', { n: num(lang, rules.minimum_charge_seconds) }) : t('unknown')),
+      h('dt', null, t('platform.disk')), h('dd', null, rules.disk_bills_after_release === undefined ? t('unknown') : t(rules.disk_bills_after_release ? 'yes' : 'no')),
+      h('dt', null, t('platform.queue')), h('dd', null, p.queue_risk ? label(t, 'risk', p.queue_risk) : t('unknown')),
+      h('dt', null, t('platform.spot')), h('dd', null, t(offers.some((o) => o.billing === 'spot') ? 'yes' : 'unknown'))),
+    offers.length
+      ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': platformName(ctx, p) },
+          h('table', null,
+            h('thead', null, h('tr', null, ['platform.gpu', 'platform.billing', 'platform.price', 'platform.as_of', 'platform.source', 'quote.yours'].map((k) => h('th', { scope: 'col' }, t(k as never))))),
+            h('tbody', null, offers.map((o) => h('tr', null,
+              h('th', { scope: 'row' }, ctx.gpu(o.gpu)?.name ?? o.gpu),
+              h('td', null, label(t, 'billing', o.billing)),
+              h('td', null, o.per_gpu_hour
+                ? `${money(lang, o.per_gpu_hour.low, o.currency)}–${money(lang, o.per_gpu_hour.high, o.currency)} (${money(lang, o.per_gpu_hour.typical, o.currency)})`
+                : t('platform.ask')),
+              h('td', null, o.as_of ?? '—'),
+              h('td', { class: 'source' }, o.source ?? (p.sources ?? []).join('; ')),
+              h('td', null, quoteInput(ctx, p, o.gpu, o.billing, o.currency)))))))
+      : h('p', null, t('platform.ask')),
+    addQuote(ctx, p, currency),
+    p.sources?.length ? h('p', { class: 'source' }, `${t('platform.sources')}: ${p.sources.join('; ')}`) : null);
+  card.addEventListener('toggle', () => {
+    if (card.open) openPlatforms.add(p.id);
+    else openPlatforms.delete(p.id);
+  });
+  return card;
+}
+
+function addQuote(ctx: Ctx, p: CatalogPlatform, currency: string): HTMLElement {
+  const { t } = ctx;
+  const gid = uid('qg');
+  const pid = uid('qp');
+  const nid = uid('qn');
+  const gpu = h('select', { id: gid }, ctx.catalog.gpus.map((g) => h('option', { value: g.id }, g.name)));
+  const price = h('input', { id: pid, type: 'number', min: 0, max: 1e6, step: 'any', inputmode: 'decimal' });
+  const note = h('input', { id: nid, type: 'text', maxlength: 200, autocomplete: 'off' });
+  return h('div', { class: 'addquote' },
+    h('span', { class: 'field' }, h('label', { for: gid }, t('platform.gpu')), gpu),
+    h('span', { class: 'field' }, h('label', { for: pid }, t('quote.price', { currency })), price),
+    h('span', { class: 'field' }, h('label', { for: nid }, t('quote.note')), note),
+    button(t('quote.add'), () => {
+      const v = price.valueAsNumber;
+      if (!Number.isFinite(v) || v < 0 || v > 1e6) {
+        price.setAttribute('aria-invalid', 'true');
+        price.focus();
+        return;
+      }
+      const q: Quote = { platform: p.id, gpu: gpu.value, billing: 'on-demand', per_gpu_hour: v, currency: currency === 'USD' ? 'USD' : 'CNY', note: note.value.slice(0, 200) };
+      ctx.setQuotes(mergeQuotes(ctx.quotes, [q]), t('quote.saved'));
+    }));
+}
+
+function quotesPanel(ctx: Ctx): HTMLElement {
+  const { t, lang } = ctx;
+  const fileId = uid('import');
+  const file = h('input', { id: fileId, type: 'file', accept: 'application/json,.json', class: 'sr-only' });
+  file.addEventListener('change', async () => {
+    const f = file.files?.[0];
+    if (!f) return;
+    const known = { platforms: new Set(ctx.catalog.platforms.map((p) => p.id)), gpus: new Set(ctx.catalog.gpus.map((g) => g.id)) };
+    const parsed = parseImport(await f.text(), known);
+    file.value = '';
+    if (!parsed) {
+      ctx.notify(t('quotes.import.bad'), 'error');
+      return;
+    }
+    ctx.setQuotes(mergeQuotes(ctx.quotes, parsed.quotes), t('quotes.imported', { n: parsed.quotes.length, rejected: parsed.rejected }));
+  });
+  const list = ctx.quotes.length
+    ? h('table', { class: 'quotes' },
+        h('thead', null, h('tr', null, ['platform.name', 'platform.gpu', 'platform.billing', 'platform.price', 'quote.note', 'quote.actions'].map((k) => h('th', { scope: 'col' }, t(k as never))))),
+        h('tbody', null, ctx.quotes.map((q) => {
+          const p = ctx.catalog.platforms.find((x) => x.id === q.platform);
+          return h('tr', { 'data-quote-row': quoteKey(q) },
+            h('th', { scope: 'row' }, p ? platformName(ctx, p) : q.platform),
+            h('td', null, ctx.gpu(q.gpu)?.name ?? q.gpu),
+            h('td', null, label(t, 'billing', q.billing)),
+            h('td', null, money(lang, q.per_gpu_hour, q.currency)),
+            h('td', { class: 'note' }, q.note),
+            h('td', null, button(t('quote.delete'), () => ctx.setQuotes(ctx.quotes.filter((x) => quoteKey(x) !== quoteKey(q)), t('quote.removed')))));
+        })))
+    : h('p', { class: 'muted' }, t('quotes.empty'));
+  return h('div', { class: 'quotes-panel' },
+    h('h3', null, t('quotes.title')),
+    h('p', { class: 'help' }, t('quotes.help')),
+    list,
+    h('div', { class: 'actions' },
+      button(t('quotes.export'), () => download('gpuplan-prices.json', serializeQuotes(ctx.quotes), 'application/json')),
+      h('label', { for: fileId, class: 'button', tabindex: 0, role: 'button', onkeydown: (e: Event) => {
+        const k = (e as KeyboardEvent).key;
+        if (k === 'Enter' || k === ' ') {
+          e.preventDefault();
+          file.click();
+        }
+      } }, t('quotes.import')),
+      file,
+      ctx.quotes.length ? button(t('quotes.reset'), () => {
+        const before = ctx.quotes;
+        ctx.setQuotes([]);
+        ctx.notify(t('quotes.reset.done', { n: before.length }), 'info', { label: t('undo'), run: () => ctx.setQuotes(before, t('quotes.restored')) });
+      }) : null));
+}
+
+export function platformsView(ctx: Ctx): HTMLElement {
+  const { t } = ctx;
+  return section('platforms', '5', t('section.platforms'),
+    h('p', { class: 'lead' }, t('platforms.lead')),
+    quotesPanel(ctx),
+    ctx.catalog.platforms.map((p) => platformCard(ctx, p)));
+}
