@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "json_reader.h"
 #include "messages.h"
@@ -67,6 +68,40 @@ std::string confidence(const Reader& r) {
   return c ? kLevels[*c] : "unknown";
 }
 
+// A date as precise as the source gives it: "2026", "2026-11" or "2026-11-09".
+std::string required_date(const Reader& r, std::string_view key) {
+  std::string d = required_string(r, key);
+  auto digits = [&](size_t from, size_t n) {
+    for (size_t i = from; i < from + n; ++i)
+      if (i >= d.size() || d[i] < '0' || d[i] > '9') return false;
+    return true;
+  };
+  bool ok = digits(0, 4) && (d.size() == 4 || (d.size() >= 7 && d[4] == '-' && digits(5, 2) &&
+                                                (d.size() == 7 || (d.size() == 10 && d[7] == '-' && digits(8, 2)))));
+  if (ok && d.size() >= 7) ok = d.substr(5, 2) >= "01" && d.substr(5, 2) <= "12";
+  if (ok && d.size() == 10) ok = d.substr(8, 2) >= "01" && d.substr(8, 2) <= "31";
+  if (!ok) invalid(r.child_path(key), "a date YYYY, YYYY-MM or YYYY-MM-DD is required, got \"" + d + "\"");
+  return d;
+}
+
+std::string required_currency(const Reader& r, std::string_view key) {
+  std::string c = required_string(r, key);
+  if (c != "CNY" && c != "USD") invalid(r.child_path(key), "currency must be CNY or USD");
+  return c;
+}
+
+// low <= typical <= high, none negative: a range that cannot be misread.
+PriceRange price_range(const Reader& r, std::string_view key) {
+  auto price = r.object(key);
+  if (!price) invalid(r.child_path(key), "a price range {low, typical, high} is required");
+  PriceRange out;
+  out.low = required_number(*price, "low", 0, 1e5);
+  out.typical = required_number(*price, "typical", 0, 1e5);
+  out.high = required_number(*price, "high", 0, 1e5);
+  if (!(out.low <= out.typical && out.typical <= out.high)) invalid(price->path(), "low <= typical <= high is required");
+  return out;
+}
+
 void check_unique(std::set<std::string>& seen, const std::string& id, const std::string& path) {
   if (!seen.insert(id).second) invalid(path, "duplicate id \"" + id + "\"");
 }
@@ -107,8 +142,8 @@ Gpu read_gpu(const Reader& r) {
   if (auto p = r.object("purchase")) {
     PurchasePrice pp;
     pp.amount = required_number(*p, "amount", 0, 1e9);
-    pp.currency = required_string(*p, "currency");
-    pp.as_of = required_string(*p, "as_of");
+    pp.currency = required_currency(*p, "currency");
+    pp.as_of = required_date(*p, "as_of");
     pp.source = required_string(*p, "source");
     g.purchase = pp;
   }
@@ -121,18 +156,12 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   o.gpu = required_string(r, "gpu");
   if (!gpu_ids.count(o.gpu)) invalid(r.child_path("gpu"), "unknown GPU \"" + o.gpu + "\"");
   if (auto b = r.choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak"})) o.billing = Billing(*b);
-  auto price = r.object("per_gpu_hour");
-  if (!price) invalid(r.child_path("per_gpu_hour"), "an offer needs its price range");
-  o.per_gpu_hour.low = required_number(*price, "low", 0, 1e5);
-  o.per_gpu_hour.typical = required_number(*price, "typical", 0, 1e5);
-  o.per_gpu_hour.high = required_number(*price, "high", 0, 1e5);
-  if (!(o.per_gpu_hour.low <= o.per_gpu_hour.typical && o.per_gpu_hour.typical <= o.per_gpu_hour.high))
-    invalid(price->path(), "low <= typical <= high is required");
-  o.currency = required_string(r, "currency");
-  if (o.currency != "CNY" && o.currency != "USD") invalid(r.child_path("currency"), "currency must be CNY or USD");
-  o.as_of = required_string(r, "as_of");
+  o.per_gpu_hour = price_range(r, "per_gpu_hour");
+  o.currency = required_currency(r, "currency");
+  o.as_of = required_date(r, "as_of");
   o.source = required_string(r, "source");
   o.confidence = confidence(r);
+  o.note = r.string("note").value_or("");
   return o;
 }
 
@@ -145,29 +174,84 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids) {
   if (!kind) invalid(r.child_path("kind"), "kind is required (cloud, marketplace, campus)");
   p.kind = PlatformKind(*kind);
   p.region = r.string("region").value_or("");
-  p.currency = required_string(r, "currency");
+  p.currency = required_currency(r, "currency");
   if (auto b = r.object("billing_rules")) {
     p.billing_granularity_seconds = b->number("granularity_seconds", 1, 1e8).value_or(3600);
     p.minimum_charge_seconds = b->number("minimum_charge_seconds", 0, 1e8).value_or(0);
     p.disk_bills_after_release = b->boolean("disk_bills_after_release").value_or(false);
+    p.billing_notes = text(*b, "notes");
   }
   if (auto s = r.object("storage")) {
     p.storage_per_gb_month = s->number("per_gb_month", 0, 1e4).value_or(0);
+    p.storage_stopped_per_gb_month = s->number("stopped_per_gb_month", 0, 1e4).value_or(0);
     p.free_storage_gb = s->number("free_gb", 0, 1e6).value_or(0);
+    p.storage_notes = text(*s, "notes");
   }
   p.egress_per_gb = r.number("egress_per_gb", 0, 1e4).value_or(0);
+  p.cpu_only_per_hour = r.number("cpu_only_per_hour", 0, 1e4).value_or(0);
   if (auto s = r.object("spot")) {
+    p.spot_available = s->boolean("available");
     p.spot_discount = s->number("discount", 0, 0.99).value_or(0);
+    p.spot_max_discount = s->number("max_discount", 0, 0.99).value_or(p.spot_discount);
+    if (p.spot_max_discount < p.spot_discount)
+      invalid(s->child_path("max_discount"), "the largest claimed discount cannot be below the typical one");
     p.spot_interruptions_per_hour = s->number("interruptions_per_hour", 0, 10).value_or(0);
+    p.spot_notes = text(*s, "notes");
+    if (p.spot_available == false && p.spot_discount > 0)
+      invalid(s->child_path("discount"), "a platform without spot instances has no spot discount");
   }
   p.off_peak_discount = r.number("off_peak_discount", 0, 0.99).value_or(0);
   p.education_discount = r.number("education_discount", 0, 0.99).value_or(0);
-  p.queue_risk = r.string("queue_risk").value_or("unknown");
+  if (auto q = r.choice("queue_risk", {"low", "medium", "high"})) {
+    static constexpr const char* kRisk[] = {"low", "medium", "high"};
+    p.queue_risk = kRisk[*q];
+  } else {
+    p.queue_risk = "unknown";
+  }
+  p.queue_notes = text(r, "queue_notes");
   p.notes = text(r, "notes");
   p.sources = sources(r);
+  if (const auto* list = r.array("education"))
+    for (size_t i = 0; i < list->size(); ++i) {
+      Reader e = element(*list, i, r.child_path("education"), kL);
+      EducationProgram ed;
+      ed.name = text(e, "name");
+      if (ed.name.en.empty() && ed.name.zh.empty()) invalid(e.child_path("name"), "required text is missing");
+      ed.credit_amount = e.number("credit", 0, 1e7).value_or(0);
+      if (ed.credit_amount > 0) ed.currency = required_currency(e, "currency");
+      ed.eligibility = text(e, "eligibility");
+      ed.as_of = required_date(e, "as_of");
+      ed.source = required_string(e, "source");
+      p.education.push_back(ed);
+    }
+  p.priced_by_user = r.boolean("priced_by_user").value_or(false);
+  if (const auto* list = r.array("reference_rates"))
+    for (size_t i = 0; i < list->size(); ++i) {
+      Reader e = element(*list, i, r.child_path("reference_rates"), kL);
+      ReferenceRate rr;
+      rr.name = text(e, "name");
+      if (rr.name.en.empty() && rr.name.zh.empty()) invalid(e.child_path("name"), "required text is missing");
+      rr.per_gpu_hour = price_range(e, "per_gpu_hour");
+      rr.currency = required_currency(e, "currency");
+      rr.as_of = required_date(e, "as_of");
+      rr.source = required_string(e, "source");
+      rr.note = text(e, "note");
+      p.reference_rates.push_back(rr);
+    }
+  std::set<std::pair<std::string, int>> priced;  // one offer per (GPU, billing)
   if (const auto* offers = r.array("offers"))
-    for (size_t i = 0; i < offers->size(); ++i)
-      p.offers.push_back(read_offer(element(*offers, i, r.child_path("offers"), kL), gpu_ids));
+    for (size_t i = 0; i < offers->size(); ++i) {
+      Reader e = element(*offers, i, r.child_path("offers"), kL);
+      p.offers.push_back(read_offer(e, gpu_ids));
+      if (!priced.insert({p.offers.back().gpu, int(p.offers.back().billing)}).second)
+        invalid(e.child_path("gpu"), "a second offer for \"" + p.offers.back().gpu +
+                                         "\" with the same billing; merge them into one price range");
+    }
+  p.prices_known = r.boolean("prices_known").value_or(!p.offers.empty());
+  if (p.priced_by_user && !p.offers.empty())
+    invalid(r.child_path("offers"), "a platform priced by the user's own rate carries no catalog offers");
+  if (!p.prices_known && !p.offers.empty())
+    invalid(r.child_path("prices_known"), "prices_known is false but the platform has offers");
   return p;
 }
 
@@ -227,7 +311,7 @@ Result<Catalog> parse_catalog(std::string_view json_text) {
     auto fx = r.object("fx");
     if (!fx) invalid("fx", "the exchange rate is required");
     c.fx.cny_per_usd = required_number(*fx, "cny_per_usd", 1, 100);
-    c.fx.as_of = required_string(*fx, "as_of");
+    c.fx.as_of = required_date(*fx, "as_of");
     c.fx.source = required_string(*fx, "source");
 
     std::set<std::string> gpu_ids, platform_ids, model_ids;

@@ -73,10 +73,32 @@ struct Offer {
   std::string currency;     // "CNY" or "USD"
   std::string as_of;
   std::string source;
-  std::string confidence;  // "high", "medium", "low"
+  std::string confidence;  // "high", "medium", "low", "unknown"
+  std::string note;        // caveat for this price (form factor assumed, 8-GPU only, ...)
 };
 
 enum class PlatformKind { cloud, marketplace, campus };
+
+// A student or research credit programme. credit_amount 0 = amount unknown.
+struct EducationProgram {
+  Text name;
+  double credit_amount = 0;  // in `currency`
+  std::string currency;
+  Text eligibility;
+  std::string as_of;
+  std::string source;
+};
+
+// A published rate that is not an offer: a university's card-hour price shown
+// beside the campus template, where the user's own rate is what counts.
+struct ReferenceRate {
+  Text name;
+  PriceRange per_gpu_hour;
+  std::string currency;
+  std::string as_of;
+  std::string source;
+  Text note;
+};
 
 struct Platform {
   std::string id;
@@ -98,6 +120,20 @@ struct Platform {
   Text notes;
   std::vector<std::string> sources;
   std::vector<Offer> offers;
+
+  // What is known beyond the numbers above (all optional in the catalog).
+  Text billing_notes;
+  double storage_stopped_per_gb_month = 0;    // volume price while the instance is stopped; 0 = unknown
+  Text storage_notes;
+  double cpu_only_per_hour = 0;               // GPU-less mode for downloads and setup; 0 = none or unknown
+  std::optional<bool> spot_available;         // nullopt = unknown
+  double spot_max_discount = 0;               // the largest discount claimed ("as low as 30 %" = 0.7)
+  Text spot_notes;
+  Text queue_notes;
+  std::vector<EducationProgram> education;
+  bool prices_known = true;                   // false: no public price, the page asks for the user's quote
+  bool priced_by_user = false;                // the campus template: the user's own rate, never a catalog price
+  std::vector<ReferenceRate> reference_rates;
 };
 
 struct ExchangeRate {
