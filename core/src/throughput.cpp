@@ -1,6 +1,7 @@
-// Training and inference speed from the work (FLOPs, bytes moved) and the
-// card's peak for the precision actually used, times an achieved utilization.
-// Formulas, calibration and error report: docs/time-model.md.
+// Training and inference speed as a step-time model: the work (FLOPs, bytes
+// moved, kernels launched, bytes communicated) over the card's figures for the
+// precision actually used. Every formula, constant and its source, and the
+// calibration report: docs/time-model.md.
 #include "gpuplan/throughput.h"
 
 #include <algorithm>
@@ -11,69 +12,439 @@
 namespace gpuplan {
 namespace {
 
-// Peak rate (FLOP/s) of the unit the workload's precision runs on.
-// fp32 training runs matmuls on TF32 tensor cores where they exist (PyTorch
-// allows TF32 for cuDNN convolutions by default; we take the tensor rate only
-// where it exists and is higher than the CUDA-core rate).
-double peak_flops(const Gpu& g, Precision p) {
+// ---- Achieved fractions of the datasheet figures --------------------------
+// Fitted once on the visible published measurements (tests/data/
+// throughput_cases.json, docs/time-model.md "Calibration") and rounded; each
+// sits inside the range that microbenchmarks allow, cited next to it.
+
+// Dense GEMM at transformer sizes on tensor cores. Pure-GEMM ceilings measured
+// by stas00/ml-engineering "MAMF" (compute/accelerator/README.md): A100 SXM
+// 0.87, H100 SXM 0.80 of the bf16 peak; real layers add shape losses.
+constexpr double kTensorEfficiency = 0.68;
+// TF32 GEMM/convolution: NVIDIA DeepLearningExamples show TF32 runs reach a
+// smaller share of their (8x FP32) peak than AMP runs reach of theirs.
+constexpr double kTf32Efficiency = 0.53;
+// FP32 on CUDA cores: SGEMM reaches ~90 % of peak (cuBLAS); no tensor-core shape losses.
+constexpr double kFp32Efficiency = 0.88;
+// Convolutions (cuDNN implicit GEMM) relative to the GEMM fraction above.
+constexpr double kConvRelativeEfficiency = 0.90;
+// Small matrices fill the card poorly: efficiency x hidden / (hidden + 200).
+// A GEMM's arithmetic intensity and tile occupancy grow with its inner size;
+// 200 is fitted (GPT-3 125M at hidden 768 vs 2.7B at 2560 in the flash-attention runs).
+constexpr double kHalfEfficiencyHidden = 200;
+// Sustained share of the datasheet memory bandwidth for streaming kernels
+// (STREAM-like copies reach 80-90 % on HBM and GDDR cards).
+constexpr double kBandwidthEfficiency = 0.80;
+
+// ---- Memory traffic --------------------------------------------------------
+// Activations saved per token per layer (Korthikanti et al. 2022, "Reducing
+// Activation Recomputation in Large Transformer Models", section 4.1):
+// 34·h + 5·a·s bytes at 16 bits; FlashAttention never stores the a·s scores.
+constexpr double kSavedBytesPerHiddenPerToken = 34;
+constexpr double kScoreBytesPerHeadPerToken = 5;
+// Each saved byte moves ~6 times in eager frameworks: written and read back by
+// the unfused element-wise kernels of the forward pass, read in the backward
+// pass, and its gradient written and read. Fitted: 6.9, rounded to 6.
+constexpr double kActivationPasses = 6;
+// QLoRA dequantizes every NF4 weight to bf16 per use: read 0.5 B (+ scales),
+// write 2 B, read 2 B (bitsandbytes dequantize_4bit before each matmul).
+constexpr double kQloraDequantBytesPerParam = 4.5;
+// Weight-only int8/int4 inference dequantizes on CUDA cores: FP32 operations
+// per weight per decode step. Fitted on gpt-fast int8/int4 Llama rows: 3.
+constexpr double kDequantOpsPerWeight = 3;
+
+// ---- Kernels and the host ---------------------------------------------------
+// Eager PyTorch launches ~40 kernels per transformer layer per pass (matmuls,
+// bias, norms, dropout, activation, reshapes, autocast casts); backward ~2x.
+constexpr double kKernelsPerLayerPass = 40;
+// Ramp-up and tail of a kernel on the GPU (partial last wave), seconds.
+constexpr double kKernelTailSeconds = 4e-6;
+// Host-side dispatch per kernel in eager PyTorch with autograd (Python,
+// dispatcher, autocast): 10-40 µs on cloud CPUs. Fitted: 27 µs. When the GPU
+// finishes its work faster than the host can issue it, the host sets the pace.
+constexpr double kHostSecondsPerKernel = 27e-6;
+// A ResNet-50-sized CNN: conv + batch-norm + activation + residual kernels per pass.
+constexpr double kCnnKernelsPerPass = 170;
+// Decode steps run under CUDA graphs or compiled engines (vLLM, TensorRT-LLM,
+// gpt-fast, llama.cpp): kernels per layer with no host cost.
+constexpr double kDecodeKernelsPerLayer = 10;
+
+// ---- Optimizer -------------------------------------------------------------
+// Bytes read and written per trainable parameter per optimizer step with fp32
+// master weights (AdamW: read p, g, m, v; write p, m, v; + half copy of p and g).
+double optimizer_bytes_per_param(Optimizer o, Precision p) {
+  double bytes = 32;
+  switch (o) {
+    case Optimizer::adamw: bytes = 32; break;
+    case Optimizer::adamw_8bit: bytes = 20; break;
+    case Optimizer::sgd: bytes = 12; break;
+    case Optimizer::sgd_momentum: bytes = 20; break;
+    case Optimizer::adafactor: bytes = 16; break;
+  }
+  return p == Precision::bf16_true ? bytes / 2 : bytes;  // every state in bf16
+}
+// DeepSpeed CPU Adam (AVX) streams host memory at tens of GB/s.
+constexpr double kHostOptimizerBytesPerS = 40e9;
+
+// ---- Interconnect ----------------------------------------------------------
+// Achieved NCCL bus bandwidth as a share of the per-direction link rate.
+// NVLink / NVSwitch: all_reduce_perf reaches ~230 of 300 GB/s on DGX A100.
+constexpr double kNvlinkEfficiency = 0.75;
+// PCIe with peer-to-peer (data-centre and workstation cards).
+constexpr double kPcieP2pEfficiency = 0.80;
+// GeForce cards have peer-to-peer disabled (nccl-tests issue #117: "CANNOT
+// Access Peer"); NCCL stages through host memory and reaches a small share of
+// the link (NVIDIA/nccl issues #1639, nccl-tests #270). Fitted on the torchtune
+// 2x / 4x RTX 4090 FSDP rows: 0.2.
+constexpr double kPcieHostStagedEfficiency = 0.20;
+// Beyond one 8-GPU node: 100 Gb/s of network per GPU (a common cloud fabric).
+constexpr double kInterNodeBytesPerS = 12.5e9;
+constexpr int kGpusPerNode = 8;
+// DDP overlaps the gradient all-reduce with the backward pass (bucketing,
+// PyTorch DDP design note); ZeRO-3 / FSDP gathers showed no net overlap on
+// the visible runs, so none is assumed.
+constexpr double kBackwardShareOfCompute = 2.0 / 3.0;
+
+double pcie_bytes_per_s(int gen) {
+  // x16, per direction: gen3 8 GT/s, gen4 16, gen5 32, 128b/130b encoding.
+  if (gen <= 3) return 15.75e9;
+  if (gen == 4) return 31.5e9;
+  return 63.0e9;
+}
+
+double link_bytes_per_s(const Gpu& g, int n) {
+  if (n > kGpusPerNode) return kInterNodeBytesPerS;
+  if (g.nvlink_bytes_per_s > 0) return g.nvlink_bytes_per_s / 2 * kNvlinkEfficiency;
+  double pcie = pcie_bytes_per_s(g.pcie_gen);
+  return pcie * (g.segment == Segment::consumer ? kPcieHostStagedEfficiency : kPcieP2pEfficiency);
+}
+
+// Precision → unit. fp32 runs on TF32 tensor cores where they exist: cuDNN
+// convolutions allow TF32 by default, NGC containers and PyTorch <= 1.11 do
+// for matmuls too (since 1.12 matmuls need allow_tf32 / --tf32; the response
+// names the unit so the page can say so).
+ComputeUnit unit_for(const Gpu& g, Precision p) {
   const auto& t = g.tflops;
-  double tflops = t.fp32;
   switch (p) {
-    case Precision::fp32: tflops = t.fp32; break;
+    case Precision::fp32: return t.tf32 > 0 ? ComputeUnit::tf32_tensor : ComputeUnit::fp32_cuda;
     case Precision::fp16_mixed:
-    case Precision::fp16: tflops = t.fp16_tensor > 0 ? t.fp16_tensor : t.fp32; break;
+    case Precision::fp16: return t.fp16_tensor > 0 ? ComputeUnit::fp16_tensor : ComputeUnit::fp32_cuda;
     case Precision::bf16_mixed:
     case Precision::bf16_true:
     case Precision::bf16:
-      tflops = t.bf16_tensor > 0 ? t.bf16_tensor : (t.fp16_tensor > 0 ? t.fp16_tensor : t.fp32);
-      break;
+      // Cards without bf16 tensor cores (Volta, Turing) run bf16 at best at the FP32 rate.
+      return t.bf16_tensor > 0 ? ComputeUnit::bf16_tensor : ComputeUnit::fp32_cuda;
     case Precision::int8:
     case Precision::nf4:
-    case Precision::int4: tflops = t.fp16_tensor > 0 ? t.fp16_tensor : t.fp32; break;
+    case Precision::int4:
+      // Weight-only formats dequantize to 16 bits and multiply on the half-precision unit.
+      if (t.bf16_tensor > 0) return ComputeUnit::bf16_tensor;
+      return t.fp16_tensor > 0 ? ComputeUnit::fp16_tensor : ComputeUnit::fp32_cuda;
   }
-  return tflops * 1e12;
+  return ComputeUnit::fp32_cuda;
 }
 
-// Model FLOPs per token of a training step (Kaplan et al. 2020; Narayanan et
-// al. 2021): 6·N for the forward and backward matmuls, plus attention scores
-// 12·L·h·s (forward 4·L·h·s, backward twice that). LoRA/QLoRA skip the weight
-// gradient of frozen matrices: 4·N. Full recomputation adds a forward: +2·N.
-double train_flops_per_token(const ModelSpec& m, const Workload& w) {
-  if (m.kind == ModelKind::cnn) return 0;
-  const ModelShapes s = model_shapes(m);
-  double active = s.linear_params - m.layers * (s.mlp_params - s.active_mlp_params) + double(m.vocab) * m.hidden;
-  double matmul = w.method == Method::full ? 6 * active : 4 * active;
-  double attention = 12.0 * m.layers * m.hidden * w.seq_len;
-  if (w.grad_checkpointing) {
-    matmul += 2 * active;
-    attention += 4.0 * m.layers * m.hidden * w.seq_len;
+double unit_tflops(const Gpu& g, ComputeUnit u) {
+  switch (u) {
+    case ComputeUnit::fp32_cuda: return g.tflops.fp32;
+    case ComputeUnit::tf32_tensor: return g.tflops.tf32;
+    case ComputeUnit::fp16_tensor: return g.tflops.fp16_tensor;
+    case ComputeUnit::bf16_tensor: return g.tflops.bf16_tensor;
   }
-  return matmul + attention;
+  return g.tflops.fp32;
 }
+
+double unit_efficiency(ComputeUnit u) {
+  switch (u) {
+    case ComputeUnit::fp32_cuda: return kFp32Efficiency;
+    case ComputeUnit::tf32_tensor: return kTf32Efficiency;
+    case ComputeUnit::fp16_tensor:
+    case ComputeUnit::bf16_tensor: return kTensorEfficiency;
+  }
+  return kFp32Efficiency;
+}
+
+// Bytes per activation element: 4 in fp32, 2 under autocast or pure 16 bits.
+double activation_bytes(Precision p) { return p == Precision::fp32 ? 4 : 2; }
+
+double weight_bytes(Precision p) {
+  switch (p) {
+    case Precision::fp32: return 4;
+    case Precision::int8: return 1;
+    case Precision::nf4:
+    case Precision::int4: return 0.5 + 0.0625;  // 4 bits + one 16-bit scale per 32-64 weights
+    default: return 2;
+  }
+}
+
+// Parameters a LoRA adapter trains: rank x (in + out) per adapted matrix.
+double lora_params(const ModelSpec& m, const Workload& w, const ModelShapes& s) {
+  double matrices = 2;
+  if (w.lora.targets == LoraTargets::attention) matrices = 4;
+  if (w.lora.targets == LoraTargets::all_linear) matrices = 4 + (m.gated_mlp ? 3 : 2);
+  double width = std::max(1.0, double(m.hidden) + std::max(s.kv_dim, 1.0));
+  return m.layers * matrices * double(w.lora.rank) * width;
+}
+
+struct Work {
+  double flops = 0;           // per GPU per step
+  double compute_seconds = 0;
+  double memory_seconds = 0;
+  double kernels = 0;
+  double trainable = 0;       // parameters the optimizer updates
+};
+
+// Matmul parameters a token passes through, and the LM head.
+struct TokenParams {
+  double linear = 0;  // transformer blocks, routed experts only
+  double head = 0;    // vocabulary projection (decoders and encoder-decoders)
+};
+
+TokenParams token_params(const ModelSpec& m, const ModelShapes& s) {
+  TokenParams p;
+  p.linear = m.layers * (s.attention_params + s.active_mlp_params);
+  if (p.linear <= 0) p.linear = m.params;
+  // BERT-style encoders are fine-tuned with a small task head, not the vocabulary.
+  if (m.kind != ModelKind::encoder) p.head = double(m.vocab) * m.hidden;
+  return p;
+}
+
+double size_efficiency(const ModelSpec& m) {
+  return m.hidden > 0 ? m.hidden / (m.hidden + kHalfEfficiencyHidden) : 1.0;
+}
+
+Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double bandwidth, bool train) {
+  Work k;
+  const double area = std::pow(double(w.image_size) / std::max(1, m.reference_image_size), 2);
+  const double forward_flops = m.gflops_per_sample * 1e9 * area * w.micro_batch;
+  // Training: forward + backward (input and weight gradients) = 3 x forward.
+  k.flops = (train ? 3 : 1) * forward_flops;
+  k.compute_seconds = k.flops / (rate_flops * kConvRelativeEfficiency);
+  // activation_bytes_per_sample is the fp32 training footprint at the reference size.
+  const double elements = m.activation_bytes_per_sample / 4 * area * w.micro_batch;
+  const double passes = train ? kActivationPasses : 2;  // inference: written once, read once
+  k.memory_seconds = passes * elements * activation_bytes(w.precision) / bandwidth;
+  k.kernels = kCnnKernelsPerPass * (train ? 3 : 1);
+  k.trainable = m.params;
+  return k;
+}
+
+Work transformer_train_work(const ModelSpec& m, const Workload& w, double rate_flops, double bandwidth) {
+  Work k;
+  const ModelShapes s = model_shapes(m);
+  const TokenParams p = token_params(m, s);
+  const double tokens = double(w.micro_batch) * w.seq_len;
+  const bool ckpt = w.grad_checkpointing;
+  // Model FLOPs per token (Kaplan et al. 2020 sec. 2.1; Narayanan et al. 2021
+  // eq. 3): 2 per weight forward, 4 backward. Frozen weights (LoRA, QLoRA)
+  // skip their weight gradient: 4 per weight. Recomputation adds a forward.
+  const double per_weight = w.method == Method::full ? 6 : 4;
+  double matmul = per_weight * (p.linear + p.head) + (ckpt ? 2 * p.linear : 0);
+  // Attention scores and values: 4·h·s per layer forward, x3 with backward,
+  // + one forward if recomputed. Causal FlashAttention skips the masked half
+  // (Dao 2023, FlashAttention-2, sec. 4.1 FLOP count).
+  const double causal_skip = (w.flash_attention && m.kind != ModelKind::encoder) ? 0.5 : 1.0;
+  double attention = 12.0 * m.layers * m.hidden * w.seq_len * (ckpt ? 4.0 / 3.0 : 1.0) * causal_skip;
+  k.flops = tokens * (matmul + attention);
+  k.compute_seconds = k.flops / (rate_flops * size_efficiency(m));
+  const double per_token_layer =
+      kSavedBytesPerHiddenPerToken * m.hidden + (w.flash_attention ? 0 : kScoreBytesPerHeadPerToken * m.heads * double(w.seq_len));
+  const double passes = kActivationPasses * (ckpt ? 4.0 / 3.0 : 1.0);
+  k.memory_seconds = passes * tokens * m.layers * per_token_layer * (activation_bytes(w.precision) / 2) / bandwidth;
+  if (w.method == Method::qlora)
+    k.memory_seconds += s.linear_params * kQloraDequantBytesPerParam * (ckpt ? 3 : 2) / bandwidth;
+  k.kernels = m.layers * kKernelsPerLayerPass * (3 + (ckpt ? 1 : 0));
+  k.trainable = w.method == Method::full ? m.params : lora_params(m, w, s);
+  return k;
+}
+
+// Bytes one GPU sends per step for data parallelism (ring collectives move
+// 2(N-1)/N of the buffer for an all-reduce, (N-1)/N for a gather or scatter;
+// NCCL docs, "Performance" / nccl-tests PERFORMANCE.md).
+double communication_bytes(const ModelSpec& m, const Workload& w, double trainable, int n) {
+  if (n <= 1) return 0;
+  const double ring = double(n - 1) / n;
+  if (w.sharding == Sharding::zero3) {
+    if (w.method == Method::full) {
+      // Parameters gathered for forward and backward, gradients reduce-scattered:
+      // 3 x (N-1)/N x parameter bytes = 1.5 x the DDP volume (Rajbhandari et al. 2020, ZeRO, sec. 7.2.2).
+      const double param_bytes = w.precision == Precision::fp32 ? 4 : 2;
+      return 3 * ring * m.params * param_bytes;
+    }
+    // Frozen base weights gathered for forward and backward; adapter gradients are tiny.
+    const double frozen_bytes = w.method == Method::qlora ? 0.5 : (w.precision == Precision::fp32 ? 4 : 2);
+    return 2 * ring * m.params * frozen_bytes + 2 * ring * trainable * 4;
+  }
+  // DDP all-reduces gradients in the parameters' dtype (fp32 master weights
+  // under AMP); DeepSpeed ZeRO-1/2 reduce half-precision gradients.
+  double grad_bytes = 4;
+  if (w.precision == Precision::bf16_true) grad_bytes = 2;
+  else if (w.precision != Precision::fp32 && (w.sharding == Sharding::zero1 || w.sharding == Sharding::zero2))
+    grad_bytes = 2;
+  return 2 * ring * trainable * grad_bytes;
+}
+
+bool sharded_optimizer(Sharding s) { return s == Sharding::zero1 || s == Sharding::zero2 || s == Sharding::zero3; }
+
+Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
+  Throughput t;
+  ComputeUnit unit = unit_for(g, w.precision);
+  const double peak = unit_tflops(g, unit) * 1e12;
+  const double bandwidth = g.memory_bandwidth_bytes_per_s * kBandwidthEfficiency;
+  t.unit = unit;
+  t.peak_tflops = peak / 1e12;
+  if (peak <= 0 || bandwidth <= 0) return t;
+  const double achieved_rate = peak * unit_efficiency(unit);
+  Work k = m.kind == ModelKind::cnn ? cnn_work(m, w, achieved_rate, bandwidth, true)
+                                    : transformer_train_work(m, w, achieved_rate, bandwidth);
+  if (k.flops <= 0) return t;
+
+  StepTime& st = t.step;
+  st.compute_seconds = k.compute_seconds;
+  st.memory_seconds = k.memory_seconds;
+  const double opt_bytes = k.trainable * optimizer_bytes_per_param(w.optimizer, w.precision);
+  const double opt_share = sharded_optimizer(w.sharding) ? 1.0 / n : 1.0;
+  if (w.cpu_offload) {
+    // Optimizer on the host; gradients down and parameters up over PCIe.
+    st.optimizer_seconds = opt_bytes * opt_share / kHostOptimizerBytesPerS +
+                           k.trainable * opt_share * 4 / (pcie_bytes_per_s(g.pcie_gen) * kPcieP2pEfficiency);
+  } else {
+    st.optimizer_seconds = opt_bytes * opt_share / bandwidth;
+  }
+  st.kernel_tail_seconds = k.kernels * kKernelTailSeconds;
+  st.gpu_seconds = st.compute_seconds + st.memory_seconds + st.optimizer_seconds + st.kernel_tail_seconds;
+  st.host_seconds = k.kernels * kHostSecondsPerKernel;
+  st.communication_seconds = communication_bytes(m, w, k.trainable, n) / link_bytes_per_s(g, n);
+  const double hidden_by = w.sharding == Sharding::zero3 ? 0.0 : kBackwardShareOfCompute * st.compute_seconds;
+  st.exposed_communication_seconds = std::max(0.0, st.communication_seconds - hidden_by);
+
+  const double one_gpu_step = std::max(st.gpu_seconds, st.host_seconds);
+  t.step_seconds = one_gpu_step + st.exposed_communication_seconds;
+  t.samples_per_s = double(n) * w.micro_batch / t.step_seconds;
+  t.tokens_per_s = m.kind == ModelKind::cnn ? 0 : t.samples_per_s * w.seq_len;
+  t.scaling_efficiency = n > 1 ? one_gpu_step / t.step_seconds : 1.0;
+  t.utilization = k.flops / (t.step_seconds * peak);
+  t.achieved_tflops = t.peak_tflops * t.utilization;
+  t.bandwidth_bound = st.memory_seconds + st.optimizer_seconds > st.compute_seconds;
+  return t;
+}
+
+Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
+  Throughput t;
+  ComputeUnit unit = unit_for(g, w.precision);
+  const double peak = unit_tflops(g, unit) * 1e12;
+  const double bandwidth = g.memory_bandwidth_bytes_per_s * kBandwidthEfficiency;
+  t.unit = unit;
+  t.peak_tflops = peak / 1e12;
+  if (peak <= 0 || bandwidth <= 0) return t;
+  const double achieved_rate = peak * unit_efficiency(unit);
+  StepTime& st = t.step;
+  const double b = w.micro_batch;
+  double flops = 0;
+  double generated = 0;
+
+  if (m.kind == ModelKind::cnn || m.kind == ModelKind::encoder) {
+    // One forward pass per batch: compute plus activation traffic.
+    Work k;
+    if (m.kind == ModelKind::cnn) {
+      k = cnn_work(m, w, achieved_rate, bandwidth, false);
+    } else {
+      const ModelShapes s = model_shapes(m);
+      const TokenParams p = token_params(m, s);
+      const double tokens = b * w.seq_len;
+      k.flops = tokens * (2 * p.linear + 4.0 * m.layers * m.hidden * w.seq_len);
+      k.compute_seconds = k.flops / (achieved_rate * size_efficiency(m));
+      const double per_token_layer = kSavedBytesPerHiddenPerToken * m.hidden +
+                                     (w.flash_attention ? 0 : kScoreBytesPerHeadPerToken * m.heads * double(w.seq_len));
+      k.memory_seconds = 2 * tokens * m.layers * per_token_layer * (activation_bytes(w.precision) / 2) / bandwidth;
+      k.kernels = m.layers * kKernelsPerLayerPass;
+    }
+    flops = k.flops;
+    st.compute_seconds = k.compute_seconds / n;  // batch split across GPUs
+    st.memory_seconds = k.memory_seconds / n;
+    st.kernel_tail_seconds = k.kernels * kKernelTailSeconds;
+    st.gpu_seconds = st.compute_seconds + st.memory_seconds + st.kernel_tail_seconds;
+    st.host_seconds = k.kernels * kHostSecondsPerKernel;
+    t.step_seconds = std::max(st.gpu_seconds, st.host_seconds);
+    t.samples_per_s = b / t.step_seconds;
+    t.tokens_per_s = m.kind == ModelKind::cnn ? 0 : t.samples_per_s * w.seq_len;
+  } else {
+    // Generation: the prompt is processed in one compute-bound pass (prefill);
+    // each new token then reads every weight and the KV cache once (decode),
+    // bandwidth-bound until the batch is large (Pope et al. 2022, "Efficiently
+    // Scaling Transformer Inference", sec. 2). The contract gives seq_len =
+    // prompt + generated; without the split we take half and half.
+    const ModelShapes s = model_shapes(m);
+    const double generated_per_seq = std::max(1, w.seq_len / 2);
+    const double prompt = std::max(0.0, w.seq_len - generated_per_seq);
+    const double weights = m.params * weight_bytes(w.precision);
+    const double kv_per_token = 2.0 * m.layers * std::max(s.kv_dim, 1.0) * w.kv_cache_bits / 8.0;
+    const double mean_context = prompt + generated_per_seq / 2;
+    const double prefill_flops = b * prompt * (2 * m.params + 4.0 * m.layers * m.hidden * prompt / 2);
+    const double prefill_seconds = prefill_flops / (achieved_rate * size_efficiency(m)) / n;
+    // Tensor-parallel over n GPUs: each reads 1/n of the weights and cache per step.
+    const double decode_bytes = (weights + b * kv_per_token * mean_context) / n;
+    double decode_memory = decode_bytes / bandwidth;
+    if (w.precision == Precision::int8 || w.precision == Precision::nf4 || w.precision == Precision::int4)
+      decode_memory += kDequantOpsPerWeight * m.params / n / (g.tflops.fp32 * 1e12);
+    const double decode_compute = 2 * m.params * b / (achieved_rate * size_efficiency(m)) / n;
+    const double decode_kernels = m.layers * kDecodeKernelsPerLayer;
+    // Two all-reduces per layer per token under tensor parallelism: latency-bound.
+    const double tp_sync = n > 1 ? 2.0 * m.layers * (g.nvlink_bytes_per_s > 0 ? 10e-6 : 30e-6) : 0;
+    const double decode_step = std::max(decode_memory, decode_compute) + decode_kernels * kKernelTailSeconds + tp_sync;
+    st.compute_seconds = prefill_seconds + generated_per_seq * decode_compute;
+    st.memory_seconds = generated_per_seq * decode_memory;
+    st.kernel_tail_seconds = generated_per_seq * decode_kernels * kKernelTailSeconds;
+    st.communication_seconds = generated_per_seq * tp_sync;
+    st.exposed_communication_seconds = st.communication_seconds;
+    st.gpu_seconds = prefill_seconds + generated_per_seq * decode_step;
+    t.step_seconds = st.gpu_seconds;
+    generated = b * generated_per_seq;
+    flops = prefill_flops + generated * 2 * m.params;
+    t.samples_per_s = b / t.step_seconds;
+    t.tokens_per_s = generated / t.step_seconds;
+    t.bandwidth_bound = decode_memory > decode_compute;
+  }
+  if (m.kind == ModelKind::cnn || m.kind == ModelKind::encoder) t.bandwidth_bound = st.memory_seconds > st.compute_seconds;
+  t.utilization = flops / (t.step_seconds * peak * n);
+  t.achieved_tflops = t.peak_tflops * t.utilization;
+  return t;
+}
+
+// Range of the rate: the visible cases' measured/estimated ratio has its
+// 20th and 80th percentiles near 0.75 and 1.35 (docs/time-model.md).
+constexpr double kLowFactor = 0.75;
+constexpr double kHighFactor = 1.35;
 
 }  // namespace
 
-Throughput estimate_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int gpu_count) {
-  Throughput t;
-  const int n = std::max(1, gpu_count);
-  const double peak = peak_flops(g, w.precision);
-  // Placeholder utilization until the calibrated model lands (docs/time-model.md).
-  t.utilization = 0.35;
-  double flops_per_sample;
-  if (m.kind == ModelKind::cnn) {
-    double area = std::pow(double(w.image_size) / m.reference_image_size, 2);
-    flops_per_sample = 3 * m.gflops_per_sample * 1e9 * area;
-  } else {
-    flops_per_sample = train_flops_per_token(m, w) * w.seq_len;
+std::string_view compute_unit_name(ComputeUnit unit) {
+  switch (unit) {
+    case ComputeUnit::fp32_cuda: return "fp32";
+    case ComputeUnit::tf32_tensor: return "tf32";
+    case ComputeUnit::fp16_tensor: return "fp16-tensor";
+    case ComputeUnit::bf16_tensor: return "bf16-tensor";
   }
-  if (flops_per_sample <= 0 || peak <= 0) return t;
-  double per_gpu_samples = peak * t.utilization / flops_per_sample;
-  t.scaling_efficiency = n > 1 ? 0.9 : 1.0;
-  t.samples_per_s = per_gpu_samples * n * t.scaling_efficiency;
-  t.tokens_per_s = m.kind == ModelKind::cnn ? 0 : t.samples_per_s * w.seq_len;
-  t.step_seconds = double(w.micro_batch) * n / t.samples_per_s;
-  t.low_factor = 0.7;
-  t.high_factor = 1.3;
+  return "fp32";
+}
+
+double peak_tflops_for(const Gpu& gpu, const Workload& workload, ComputeUnit* unit) {
+  ComputeUnit u = unit_for(gpu, workload.precision);
+  if (unit) *unit = u;
+  return unit_tflops(gpu, u);
+}
+
+Throughput estimate_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int gpu_count) {
+  const int n = std::max(1, gpu_count);
+  Throughput t = w.mode == Mode::infer ? infer_throughput(m, w, g, n) : train_throughput(m, w, g, n);
+  if (!(t.samples_per_s > 0) || !std::isfinite(t.samples_per_s)) {
+    Throughput empty;
+    empty.unit = t.unit;
+    empty.peak_tflops = t.peak_tflops;
+    return empty;
+  }
+  t.low_factor = kLowFactor;
+  t.high_factor = kHighFactor;
   return t;
 }
 
@@ -84,6 +455,24 @@ double job_hours(const ModelSpec& m, const Workload& w, const DataSize& d, const
   else seconds = d.samples * d.epochs / t.samples_per_s;
   (void)w;
   return seconds / 3600.0;
+}
+
+CostEffectiveness cost_effectiveness(const Throughput& t, const Gpu& g, double price_per_gpu_hour) {
+  CostEffectiveness c;
+  if (!(price_per_gpu_hour > 0)) return c;
+  c.workload_precision = t.peak_tflops / price_per_gpu_hour * t.utilization;
+  c.fp32_as_seed = g.tflops.fp32 / price_per_gpu_hour * t.utilization;
+  return c;
+}
+
+double baseline_scale(const ModelSpec& m, const Workload& w, const Gpu& g, int count, double measured_samples_per_s) {
+  if (!(measured_samples_per_s > 0)) return 1;
+  Workload at = w;
+  at.gpus = std::max(1, count);
+  if (at.gpus > 1 && at.sharding == Sharding::none) at.sharding = Sharding::ddp;
+  Throughput est = estimate_throughput(m, at, g, at.gpus);
+  if (!(est.samples_per_s > 0)) return 1;
+  return measured_samples_per_s / est.samples_per_s;
 }
 
 }  // namespace gpuplan

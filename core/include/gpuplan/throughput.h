@@ -1,6 +1,10 @@
-// How fast a workload runs on a GPU type and count. Formulas, utilization
-// model and calibration: docs/time-model.md.
+// How fast a workload runs on a GPU type and count: a step-time model built
+// from the work (FLOPs, bytes moved, kernels launched, bytes communicated) and
+// the card's figures for the precision actually used. Formulas, constants,
+// calibration and the error report: docs/time-model.md.
 #pragma once
+
+#include <string>
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/model.h"
@@ -8,14 +12,36 @@
 
 namespace gpuplan {
 
+// Which unit of the card does the matrix work (docs/time-model.md, "Precision").
+enum class ComputeUnit { fp32_cuda, tf32_tensor, fp16_tensor, bf16_tensor };
+std::string_view compute_unit_name(ComputeUnit unit);  // "fp32", "tf32", "fp16-tensor", "bf16-tensor"
+
+// One step (train: one micro-batch per GPU; infer: one batch) taken apart.
+// The step takes max(gpu_seconds, host_seconds) + exposed_communication_seconds.
+struct StepTime {
+  double compute_seconds = 0;        // matmul / convolution FLOPs at the achieved rate
+  double memory_seconds = 0;         // activation, dequantization and KV/weight traffic at achieved bandwidth
+  double optimizer_seconds = 0;      // the optimizer's read-modify-write of its states
+  double kernel_tail_seconds = 0;    // per-kernel ramp and tail on the GPU
+  double gpu_seconds = 0;            // sum of the four above
+  double host_seconds = 0;           // Python / framework dispatch of the same kernels
+  double communication_seconds = 0;  // gradient all-reduce or ZeRO-3 gathers, if nothing overlapped
+  double exposed_communication_seconds = 0;  // the part compute does not hide
+};
+
 struct Throughput {
-  double samples_per_s = 0;  // whole job, all GPUs together
-  double tokens_per_s = 0;
+  double samples_per_s = 0;  // whole job, all GPUs together (infer: finished sequences or images)
+  double tokens_per_s = 0;   // whole job (infer: generated tokens)
   double step_seconds = 0;   // one optimizer step (train) or one batch (infer)
   double low_factor = 1;     // plausible range of the rate, as factors on it
   double high_factor = 1;
-  double utilization = 0;    // achieved fraction of the precision's peak
+  double utilization = 0;    // achieved fraction of the precision's peak (model FLOPs utilization)
   double scaling_efficiency = 1;  // multi-GPU speed over count x one GPU
+  ComputeUnit unit = ComputeUnit::fp32_cuda;
+  double peak_tflops = 0;      // per GPU, the unit the workload runs on
+  double achieved_tflops = 0;  // per GPU: peak_tflops x utilization
+  bool bandwidth_bound = false;  // memory traffic, not arithmetic, dominates the GPU time
+  StepTime step;
 };
 
 Throughput estimate_throughput(const ModelSpec& model, const Workload& workload, const Gpu& gpu,
@@ -24,5 +50,29 @@ Throughput estimate_throughput(const ModelSpec& model, const Workload& workload,
 // Hours to process `data` at `throughput` (0 when data is absent or empty).
 double job_hours(const ModelSpec& model, const Workload& workload, const DataSize& data,
                  const Throughput& throughput);
+
+// The peak (TFLOP/s, dense) of the unit `workload` runs its matmuls on.
+double peak_tflops_for(const Gpu& gpu, const Workload& workload, ComputeUnit* unit = nullptr);
+
+// Seed 004's cost-effectiveness coefficient: TFLOPS per unit of hourly price
+// times the achieved utilization, on the precision the workload really uses
+// (`workload_precision`) and, for comparison, on the card's FP32 peak as the
+// seed computes it (`fp32_as_seed`). Price in any currency per GPU-hour; 0
+// (or less) gives zeros.
+struct CostEffectiveness {
+  double workload_precision = 0;
+  double fp32_as_seed = 0;
+};
+CostEffectiveness cost_effectiveness(const Throughput& throughput, const Gpu& gpu, double price_per_gpu_hour);
+
+// The planner's view: achieved TFLOP/s per GPU for this workload.
+inline double effective_tflops(const Throughput& t) { return t.achieved_tflops; }
+
+// The rescaling factor that turns the model's estimate on the user's own
+// hardware into their measured rate ("my 4 x 2080 Ti take 55 minutes an
+// epoch"): measured / estimated on the baseline. Multiply any other GPU's
+// estimated rate by it. Returns 1 when the baseline cannot be evaluated.
+double baseline_scale(const ModelSpec& model, const Workload& workload, const Gpu& baseline_gpu,
+                      int baseline_count, double measured_samples_per_s);
 
 }  // namespace gpuplan
