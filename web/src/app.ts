@@ -170,6 +170,11 @@ export class App implements Ctx {
     out.push(memoryView(this, (run) => window.setTimeout(run, 0)), gpusView(this), platformsView(this), budgetView(this));
     replaceChildren(this.els.results, out);
     this.renderSummary();
+    const name = document.getElementById('project-name');
+    if (name) {
+      name.textContent = this.state.title;
+      name.hidden = !this.state.title;
+    }
     if (!this.figureMarked && this.response) {
       this.figureMarked = true;
       performance.mark('gpuplan:first-figure');
@@ -229,7 +234,7 @@ export class App implements Ctx {
         selectField({ id: 'display-currency', label: t('currency.display'), value: this.state.currency, options: [{ value: 'CNY', label: '¥ CNY' }, { value: 'USD', label: '$ USD' }] },
           (v) => this.set({ currency: v === 'USD' ? 'USD' : 'CNY' })),
         langButton),
-      this.state.title ? h('p', { class: 'project', id: 'project-name' }, this.state.title) : null,
+      h('p', { class: 'project', id: 'project-name', hidden: !this.state.title }, this.state.title),
       actions);
   }
 

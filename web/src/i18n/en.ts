@@ -279,6 +279,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'budget.over': 'over the budget of {budget}',
   'budget.within': 'within the budget of {budget}',
   'budget.stage': 'Stage',
+  'budget.table': 'Cost by stage',
   'budget.runs': 'Runs',
   'budget.hours': 'GPU-hours',
   'budget.cost': 'Cost',

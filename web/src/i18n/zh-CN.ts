@@ -277,6 +277,7 @@ export const zhCN = {
   'budget.over': '超出预算 {budget}',
   'budget.within': '在预算 {budget} 内',
   'budget.stage': '阶段',
+  'budget.table': '分阶段费用',
   'budget.runs': '次数',
   'budget.hours': '卡·时',
   'budget.cost': '费用',

@@ -71,7 +71,7 @@ export function budgetView(ctx: Ctx): HTMLElement {
     h('p', { class: 'figure' }, h('strong', { class: 'big', id: 'budget-total' }, money(lang, b.total, b.currency)), ' ', t('budget.total'),
       state.budget > 0 ? h('span', { class: over ? 'badge bad' : 'badge good' }, t(over ? 'budget.over' : 'budget.within', { budget: money(lang, budgetInCur, b.currency) })) : null),
     h('div', { class: 'chart' }, bar),
-    h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('section.budget') },
+    h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('budget.table') },
       h('table', null,
         h('thead', null, h('tr', null, ['budget.stage', 'platform.gpu', 'platform.name', 'budget.hours', 'budget.cost', 'memory.share'].map((k) => h('th', { scope: 'col' }, t(k as never))))),
         h('tbody', null, b.stages.map((s) => h('tr', null,

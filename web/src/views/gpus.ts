@@ -115,7 +115,7 @@ export function gpusView(ctx: Ctx): HTMLElement {
   });
   return section('gpus', '4', t('section.gpus'),
     h('p', { class: 'lead' }, t('gpus.lead', { runs: num(lang, projectRuns(ctx), 1) })),
-    h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('section.gpus') },
+    h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('gpus.caption') },
       h('table', { class: 'gpus' },
         h('caption', { class: 'sr-only' }, t('gpus.caption')),
         h('thead', null, h('tr', null, head, h('th', { scope: 'col' }, t('gpus.col.reasons')))),

@@ -54,7 +54,7 @@ function modelPicker(ctx: Ctx): HTMLElement {
   const { t, state, catalog } = ctx;
   const models = [...catalog.models].sort((a, b) => a.params - b.params);
   const listId = uid('models');
-  const search = h('input', { id: uid('q'), type: 'search', placeholder: t('model.search.placeholder'), 'aria-controls': listId, autocomplete: 'off' });
+  const search = h('input', { id: 'model-search', type: 'search', placeholder: t('model.search.placeholder'), 'aria-controls': listId, autocomplete: 'off' });
   const select = h('select', { id: listId, size: 6, 'data-path': 'model.preset' });
   const fill = (): void => {
     const q = search.value.trim().toLowerCase();
@@ -79,7 +79,7 @@ function customModel(ctx: Ctx): HTMLElement {
   const setC = (patch: Partial<State['custom']>): void => ctx.set({ source: 'custom', custom: { ...ctx.state.custom, ...patch } });
   const n = (key: keyof State['custom'], max: number, help?: string): HTMLElement =>
     numberField({ label: t(`dim.${key}` as never), help, value: c[key] as number, min: 1, max, int: key !== 'params', path: `model.${key}` }, (v) => setC({ [key]: v }));
-  const pasteId = uid('hf');
+  const pasteId = 'hf-config';
   const paste = h('textarea', { id: pasteId, rows: 4, spellcheck: 'false', placeholder: '{"model_type": "llama", "hidden_size": 4096, ...}', 'aria-describedby': `${pasteId}-help` });
   const status = h('p', { class: 'help', id: `${pasteId}-help`, role: 'status' }, t('hf.help'));
   const parse = button(t('hf.parse'), () => {
@@ -94,7 +94,7 @@ function customModel(ctx: Ctx): HTMLElement {
       kv_heads: d.kv_heads, ffn: d.ffn, vocab: d.vocab, gated_mlp: d.gated_mlp, tied_embeddings: d.tied_embeddings,
       experts: d.experts, experts_per_token: d.experts_per_token } }, { inputs: true, now: true });
     ctx.notify(t('hf.parsed', { params: bigCount(ctx.lang, d.params), type: d.model_type || '?' }));
-  });
+  }, { id: 'hf-parse' });
   return h('div', { class: 'custom' },
     h('div', { class: 'field' }, h('label', { for: pasteId }, t('hf.paste')), paste, status, parse),
     selectField({ label: t('dim.kind'), value: c.kind, options: opts(ctx, 'kind', KINDS), path: 'model.kind' }, (v) => setC({ kind: v as State['custom']['kind'] })),

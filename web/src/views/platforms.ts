@@ -117,7 +117,8 @@ function addQuote(ctx: Ctx, p: CatalogPlatform, currency: string): HTMLElement {
 function quotesPanel(ctx: Ctx): HTMLElement {
   const { t, lang } = ctx;
   const fileId = uid('import');
-  const file = h('input', { id: fileId, type: 'file', accept: 'application/json,.json', class: 'sr-only' });
+  // The visible control is a button; the file input stays out of the tab order.
+  const file = h('input', { id: fileId, type: 'file', accept: 'application/json,.json', class: 'sr-only', tabindex: -1 });
   file.addEventListener('change', async () => {
     const f = file.files?.[0];
     if (!f) return;
@@ -150,13 +151,8 @@ function quotesPanel(ctx: Ctx): HTMLElement {
     list,
     h('div', { class: 'actions' },
       button(t('quotes.export'), () => download('gpuplan-prices.json', serializeQuotes(ctx.quotes), 'application/json')),
-      h('label', { for: fileId, class: 'button', tabindex: 0, role: 'button', onkeydown: (e: Event) => {
-        const k = (e as KeyboardEvent).key;
-        if (k === 'Enter' || k === ' ') {
-          e.preventDefault();
-          file.click();
-        }
-      } }, t('quotes.import')),
+      button(t('quotes.import'), () => file.click()),
+      h('label', { for: fileId, class: 'sr-only' }, t('quotes.import')),
       file,
       ctx.quotes.length ? button(t('quotes.reset'), () => {
         const before = ctx.quotes;
