@@ -66,7 +66,7 @@ build_wasm() {
 
 build_page() {
   [ -f package.json ] || { say "no package.json yet: skipping the page"; return 0; }
-  say "building the page (dist/index.html)"
+  say "building the page (dist/index.html: type check, then Vite inlines script, style and wasm)"
   npm run --silent build
 }
 
@@ -92,7 +92,8 @@ run_tests() {
 serve() {
   build
   say "serving dist/ on http://127.0.0.1:8000 (Ctrl-C to stop)"
-  npx --no-install vite preview --outDir dist --host 127.0.0.1 --port 8000 --strictPort
+  # vite.config.mts has root web/ and outDir ../dist: preview serves dist/ as built.
+  npx --no-install vite preview --host 127.0.0.1 --port 8000 --strictPort
 }
 
 bench() {

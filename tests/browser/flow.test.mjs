@@ -119,7 +119,7 @@ test('exports: Markdown, CSV and JSON; JSON matches the native CLI', async () =>
   assert.match(csv.split('\r\n')[0], /^gpu_id,gpu,memory_bytes,fits,count,hours/);
   assert.ok(csv.split('\r\n').length >= 3);
   const json = JSON.parse(await grab('Export JSON'));
-  const cli = path.join(root, 'build/native/bin/gpuplan');
+  const cli = process.env.GPUPLAN_CLI || path.join(root, 'build/native/bin/gpuplan');
   if (existsSync(cli)) {
     const reqFile = path.join(artifacts, 'exported-request.json');
     writeFileSync(reqFile, JSON.stringify(json.request));

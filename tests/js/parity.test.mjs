@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = path.join(root, 'build/native/bin/gpuplan');
+const cli = process.env.GPUPLAN_CLI || path.join(root, 'build/native/bin/gpuplan');
 const wasmPath = path.join(root, 'build/wasm/bin/gpuplan.js');
 const requestsDir = path.join(root, 'tests/data/requests');
 const files = readdirSync(requestsDir).filter((f) => f.endsWith('.json')).sort();

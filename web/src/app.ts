@@ -102,11 +102,16 @@ export class App implements Ctx {
     if (this.els) this.renderNotes();
   }
 
+  private lastRequestJson = '';
+
   private compute(): void {
     this.request = toRequest(this.state, this.lang, this.quotes);
+    const text = JSON.stringify(this.request);
+    if (text === this.lastRequestJson) return;
+    this.lastRequestJson = text;
     let out: unknown;
     try {
-      out = JSON.parse(this.planner.plan(JSON.stringify(this.request)));
+      out = JSON.parse(this.planner.plan(text));
     } catch {
       out = { error: { code: 'internal', path: '', message: this.t('error.internal') } };
     }
@@ -139,8 +144,18 @@ export class App implements Ctx {
       live,
       this.footer());
     this.root.removeAttribute('aria-busy');
-    inputs.append(stagesView(this), workloadView(this));
     this.renderNotes();
+    if (!this.figureMarked) {
+      // First load: the memory figure first, then the rest in the next task,
+      // so the student sees a number as early as possible.
+      this.renderResults(true);
+      window.setTimeout(() => {
+        inputs.append(stagesView(this), workloadView(this));
+        this.renderResults();
+      }, 0);
+      return;
+    }
+    inputs.append(stagesView(this), workloadView(this));
     this.renderResults();
   }
 
@@ -154,7 +169,7 @@ export class App implements Ctx {
       }, { 'aria-label': `${this.t('dismiss')}: ${n.text}` }))));
   }
 
-  renderResults(): void {
+  renderResults(figureOnly = false): void {
     const active = document.activeElement as HTMLElement | null;
     const key = active?.getAttribute('data-key') ?? (active?.id === 'target-gpu' ? 'id:target-gpu' : null);
     this.compute();
@@ -167,9 +182,10 @@ export class App implements Ctx {
     }
     const warnings = this.response?.warnings ?? [];
     if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, w.message))));
-    out.push(memoryView(this, (run) => window.setTimeout(run, 0)), gpusView(this), platformsView(this), budgetView(this));
+    out.push(memoryView(this, (run) => window.setTimeout(run, 0)));
+    if (!figureOnly) out.push(gpusView(this), platformsView(this), budgetView(this));
     replaceChildren(this.els.results, out);
-    this.renderSummary();
+    if (!figureOnly) this.renderSummary();
     const name = document.getElementById('project-name');
     if (name) {
       name.textContent = this.state.title;

@@ -12,7 +12,7 @@ import './styles.css';
 // their CSP hashes still hold in the saved copy.
 const pageHtml = `<!doctype html>\n${document.documentElement.outerHTML}`;
 
-// The wasm travels gzip-compressed (vite.config.ts); the browser inflates it.
+// The wasm travels gzip-compressed (vite.config.mts); the browser inflates it.
 async function wasmBinary(): Promise<ArrayBuffer> {
   // Uint8Array.fromBase64 (ES2026) decodes natively; atob is the fallback.
   const native = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;

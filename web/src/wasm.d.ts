@@ -1,5 +1,5 @@
 // The Emscripten ES module (build/wasm/bin/gpuplan.web.mjs, aliased in
-// vite.config.ts): a factory that resolves to the module with plan() and catalog().
+// vite.config.mts): a factory that resolves to the module with plan() and catalog().
 declare module '@gpuplan/wasm' {
   import type { Planner } from './types';
   const createGpuplan: (options?: Record<string, unknown>) => Promise<Planner>;
@@ -9,7 +9,7 @@ declare module '@gpuplan/wasm' {
 // Stylesheets imported for their side effect; Vite inlines them.
 declare module '*.css';
 
-// base64 of the gzip-compressed wasm (vite.config.ts, compressedWasm()).
+// base64 of the gzip-compressed wasm (vite.config.mts, compressedWasm()).
 declare module 'virtual:gpuplan-wasm-gz' {
   const base64: string;
   export default base64;
