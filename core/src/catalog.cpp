@@ -50,13 +50,15 @@ std::vector<std::string> sources(const Reader& r) {
   return out;
 }
 
+// Bilingual text {zh, en}, or one string used for both.
 Text text(const Reader& r, std::string_view key) {
   Text t;
-  if (auto o = r.object(key)) {
+  auto it = r.json().find(key);
+  if (it != r.json().end() && it->is_string()) {
+    t.zh = t.en = it->get<std::string>();
+  } else if (auto o = r.object(key)) {
     t.zh = o->string("zh").value_or("");
     t.en = o->string("en").value_or("");
-  } else if (auto s = r.string(key)) {
-    t.zh = t.en = *s;
   }
   return t;
 }
