@@ -40,6 +40,7 @@ struct Throughput {
   ComputeUnit unit = ComputeUnit::fp32_cuda;
   double peak_tflops = 0;      // per GPU, the unit the workload runs on
   double achieved_tflops = 0;  // per GPU: peak_tflops x utilization
+  double fp32_peak_tflops = 0; // per GPU, CUDA-core FP32 (what seed 004 and FP32-reading tools divide by price)
   bool bandwidth_bound = false;  // memory traffic, not arithmetic, dominates the GPU time
   StepTime step;
 };
