@@ -33,7 +33,22 @@ nlohmann::json throughput_json(const Throughput& t) {
           {"utilization", finite(t.utilization, "utilization")},
           {"scaling_efficiency", finite(t.scaling_efficiency, "scaling_efficiency")},
           {"low_factor", finite(t.low_factor, "low_factor")},
-          {"high_factor", finite(t.high_factor, "high_factor")}};
+          {"high_factor", finite(t.high_factor, "high_factor")},
+          // Time model extras (docs/time-model.md): the unit the precision runs on and
+          // the per-GPU rates seed 004's cost-effectiveness coefficient divides by price.
+          {"compute_unit", std::string(compute_unit_name(t.unit))},
+          {"peak_tflops", finite(t.peak_tflops, "peak_tflops")},
+          {"achieved_tflops", finite(t.achieved_tflops, "achieved_tflops")},
+          {"fp32_peak_tflops", finite(t.fp32_peak_tflops, "fp32_peak_tflops")},
+          {"bandwidth_bound", t.bandwidth_bound},
+          {"step_breakdown_seconds",
+           {{"compute", finite(t.step.compute_seconds, "step.compute")},
+            {"memory", finite(t.step.memory_seconds, "step.memory")},
+            {"optimizer", finite(t.step.optimizer_seconds, "step.optimizer")},
+            {"kernel_tail", finite(t.step.kernel_tail_seconds, "step.kernel_tail")},
+            {"host", finite(t.step.host_seconds, "step.host")},
+            {"communication", finite(t.step.communication_seconds, "step.communication")},
+            {"exposed_communication", finite(t.step.exposed_communication_seconds, "step.exposed_communication")}}}};
 }
 
 }  // namespace
