@@ -38,8 +38,13 @@ test('?embed=1 in an iframe is compact and reports its height', async () => {
   await frame.waitForSelector('#memory-total');
   assert.equal(await frame.evaluate(() => document.body.classList.contains('embed')), true);
   assert.equal(await frame.$('#embed-open'), null, 'no embed button inside an embed');
-  const iframeHeight = await page.evaluate(() => document.getElementById('gpuplan').getBoundingClientRect().height);
-  assert.ok(Math.abs(iframeHeight - heights.at(-1)) < 2, `iframe resized to ${iframeHeight}`);
+  // The parent sized the frame to the last height reported (the page settles
+  // after its deferred rendering, so wait for the messages to stop changing).
+  await until(page, (p) => p.evaluate(() => {
+    const f = document.getElementById('gpuplan');
+    return window.heights.length > 0 && Math.abs(f.getBoundingClientRect().height - window.heights.at(-1)) < 2;
+  }), 'the iframe to take the reported height');
+  assert.ok(heights.length > 0);
   await page.screenshot({ path: path.join(artifacts, 'embed-zh.png'), fullPage: false });
   assert.deepEqual(onlyLocal(requests), []);
   await context.close();

@@ -38,10 +38,27 @@ export interface PlanStage {
   stage: string; gpu?: string; count?: number; platform?: string; billing?: string;
   hours?: number; cost?: number; share?: number; [k: string]: unknown;
 }
-export interface Plan {
-  category?: string; stages?: PlanStage[]; total_cost?: number; currency?: string;
-  within_budget?: boolean; [k: string]: unknown;
+export interface PlanChange { code: string; saving?: number; new_total?: number; saving_is_upper_bound?: boolean; message?: string }
+export interface RentVsBuy {
+  gpu?: string; gpu_hours?: number; rent_cost?: number; buy_cost?: number; break_even_gpu_hours?: number;
+  utilization_to_break_even?: number; cheaper?: string; source?: string; [k: string]: unknown;
 }
+export interface Plan {
+  category?: string; category_advice?: string; stages?: PlanStage[]; total_cost?: number; currency?: string;
+  within_budget?: boolean; wall_hours?: number; meets_deadline?: boolean; budget?: number; deadline_hours?: number;
+  changes?: PlanChange[]; advice?: { code: string; message?: string }[]; rent_vs_buy?: RentVsBuy; [k: string]: unknown;
+}
+// docs/oom-doctor.md: present when the request names a card (`hardware`).
+export interface OomRemedy {
+  id: string; fits?: boolean; total_bytes?: number; quality_impact?: string;
+  time_factor?: number; gpu_hours_factor?: number; gradient_accumulation?: number; message?: string;
+  patch?: Record<string, unknown>;
+}
+export interface OomDoctor {
+  gpu: string; count?: number; fits: boolean; capacity_bytes?: number; total_bytes?: number;
+  remedies?: OomRemedy[]; speed_tips?: { code: string; speedup?: number; message?: string }[];
+}
+
 export interface PlanResponse {
   memory: {
     per_gpu: { allocated_bytes: number; reserved_bytes: number; total_bytes: number };
@@ -50,6 +67,7 @@ export interface PlanResponse {
   gpus: GpuRow[];
   warnings: { code: string; message: string }[];
   plan?: Plan;
+  oom_doctor?: OomDoctor;
   [k: string]: unknown;
 }
 export interface PlanError { error: { code: string; path: string; message: string } }

@@ -7,22 +7,27 @@ import { hours, money, percent, num } from '../format';
 import { label } from '../i18n';
 import { convert } from '../pricing';
 import { stageRuns } from '../state';
-import type { Plan } from '../types';
+import type { Plan, RentVsBuy } from '../types';
 import type { Ctx } from './context';
 import { section } from './controls';
 import { rows, type Row } from './gpus';
 
-export interface StageCost { stage: string; gpu: string; count: number; platform: string; billing: string; hours: number; cost: number; share: number }
+export interface StageCost {
+  stage: string; gpu: string; count: number; platform: string; billing: string; hours: number; cost: number; share: number;
+  feasible: boolean; why: string; storage: number;
+}
 export interface Budget { source: 'planner' | 'page'; stages: StageCost[]; total: number; currency: string; within?: boolean; category?: string; wallHours: number }
 
 function fromPlan(ctx: Ctx, plan: Plan): Budget {
   const stages = (plan.stages ?? []).map((s) => ({
     stage: String(s.stage), gpu: String(s.gpu ?? ''), count: Number(s.count ?? 1), platform: String(s.platform ?? ''),
     billing: String(s.billing ?? ''), hours: Number(s.hours ?? 0), cost: Number(s.cost ?? 0), share: Number(s.share ?? 0),
+    feasible: s.feasible !== false, why: typeof s.why === 'string' ? s.why : '', storage: Number(s.storage_cost ?? 0),
   }));
   const currency = typeof plan.currency === 'string' ? plan.currency : ctx.state.budget_currency;
   return { source: 'planner', stages, total: Number(plan.total_cost ?? 0), currency, within: plan.within_budget,
-    category: plan.category, wallHours: stages.reduce((s, x) => s + x.hours / Math.max(1, x.count), 0) };
+    category: plan.category,
+    wallHours: typeof plan.wall_hours === 'number' ? plan.wall_hours : stages.reduce((s, x) => s + x.hours / Math.max(1, x.count), 0) };
 }
 
 export function cheapestRow(all: Row[]): Row | null {
@@ -34,7 +39,7 @@ function fromRows(ctx: Ctx, best: Row): Budget {
   const stages = on.map((s) => {
     const runs = stageRuns(s) * s.fraction;
     return { stage: s.stage, gpu: best.gpu.id, count: best.gpu.count, platform: best.best?.platform.id ?? '', billing: best.best?.billing ?? '',
-      hours: runs * best.gpu.hours * best.gpu.count, cost: runs * best.runCost, share: 0 };
+      hours: runs * best.gpu.hours * best.gpu.count, cost: runs * best.runCost, share: 0, feasible: true, why: '', storage: 0 };
   });
   const total = stages.reduce((s, x) => s + x.cost, 0);
   for (const s of stages) s.share = total > 0 ? s.cost / total : 0;
@@ -64,7 +69,13 @@ export function budgetView(ctx: Ctx): HTMLElement {
   const over = state.budget > 0 && b.total > budgetInCur;
   const deadlineHours = state.deadline_days * 24;
   const parallel = deadlineHours > 0 && b.wallHours > deadlineHours ? Math.ceil(b.wallHours / deadlineHours) : 0;
-  const alternatives = over ? cheaper(ctx, b) : [];
+  const plan = b.source === 'planner' ? ctx.response?.plan : undefined;
+  // The planner ranks its own changes by saving; the page's are a fallback.
+  const alternatives = !over ? [] : plan?.changes
+    ? [...plan.changes].sort((x, y) => (y.saving ?? 0) - (x.saving ?? 0)).map((c) => `${c.message ?? c.code} (${t(c.saving_is_upper_bound ? 'budget.saves_upto' : 'budget.saves', { saving: money(lang, c.saving, b.currency) })})`)
+    : cheaper(ctx, b);
+  const whys = b.stages.filter((s) => s.why).map((s) => [s.stage, s.why] as const);
+  const storage = b.stages.reduce((sum, s) => sum + (Number.isFinite(s.storage) ? s.storage : 0), 0);
   return section('budget', '6', t('section.budget'),
     b.source === 'page' ? h('p', { class: 'note' }, t('budget.page_estimate')) : null,
     b.category ? h('p', null, t('budget.category'), ' ', h('strong', null, label(t, 'category', b.category))) : null,
@@ -76,17 +87,39 @@ export function budgetView(ctx: Ctx): HTMLElement {
         h('thead', null, h('tr', null, ['budget.stage', 'platform.gpu', 'platform.name', 'budget.hours', 'budget.cost', 'memory.share'].map((k) => h('th', { scope: 'col' }, t(k as never))))),
         h('tbody', null, b.stages.map((s) => h('tr', null,
           h('th', { scope: 'row' }, label(t, 'stage', s.stage)),
-          h('td', null, `${ctx.gpu(s.gpu)?.name ?? s.gpu} ×${num(lang, s.count)}`),
+          h('td', null, s.feasible ? `${ctx.gpu(s.gpu)?.name ?? s.gpu} ×${num(lang, s.count)}` : t('budget.infeasible')),
           h('td', null, s.platform ? `${ctx.catalog.platforms.find((p) => p.id === s.platform)?.name ?? s.platform} · ${label(t, 'billing', s.billing)}` : '—'),
           h('td', null, hours(lang, s.hours)),
           h('td', null, money(lang, s.cost, b.currency)),
           h('td', null, percent(lang, s.share))))))),
-    h('p', null, t('budget.wall', { time: hours(lang, b.wallHours) }),
-      parallel ? h('strong', null, ' ', t('budget.parallel', { n: parallel, days: num(lang, state.deadline_days) })) : null),
+    whys.length ? h('ul', { class: 'whys' }, whys.map(([st, why]) => h('li', null, h('strong', null, label(t, 'stage', st)), `: ${why}`))) : null,
+    plan?.category_advice ? h('p', { class: 'help' }, plan.category_advice) : null,
+    b.source === 'planner'
+      ? h('p', null, t('budget.wall.plan', { time: hours(lang, b.wallHours) }),
+          plan?.meets_deadline === false ? h('strong', { class: 'badge bad' }, t('budget.deadline.missed')) : null)
+      : h('p', null, t('budget.wall', { time: hours(lang, b.wallHours) }),
+          parallel ? h('strong', null, ' ', t('budget.parallel', { n: parallel, days: num(lang, state.deadline_days) })) : null),
+    (plan?.advice ?? []).length ? h('ul', { class: 'plan-advice' }, (plan?.advice ?? []).map((a) => h('li', { 'data-code': a.code }, a.message ?? a.code))) : null,
     h('h3', null, t('budget.hidden.title')),
-    h('ul', { class: 'hidden-costs' }, ['budget.hidden.disk', 'budget.hidden.data', 'budget.hidden.idle', 'budget.hidden.failed'].map((k) => h('li', null, t(k as never)))),
+    h('ul', { class: 'hidden-costs' },
+      storage > 0 ? h('li', null, t('budget.hidden.storage', { cost: money(lang, storage, b.currency) })) : null,
+      ['budget.hidden.disk', 'budget.hidden.data', 'budget.hidden.idle', 'budget.hidden.failed'].map((k) => h('li', null, t(k as never)))),
+    plan?.rent_vs_buy ? rentVsBuy(ctx, plan.rent_vs_buy, b.currency) : null,
     over ? h('h3', null, t('budget.cheaper')) : null,
     over ? (alternatives.length ? h('ol', { class: 'changes' }, alternatives.map((a) => h('li', null, a))) : h('p', null, t('budget.cheaper.none'))) : null);
+}
+
+function rentVsBuy(ctx: Ctx, r: RentVsBuy, currency: string): HTMLElement {
+  const { t, lang } = ctx;
+  return h('div', { class: 'rent-buy' },
+    h('h3', null, t('budget.rentbuy.title', { gpu: ctx.gpu(String(r.gpu ?? ''))?.name ?? String(r.gpu ?? '') })),
+    h('dl', { class: 'rules' },
+      h('dt', null, t('budget.rentbuy.rent')), h('dd', null, money(lang, r.rent_cost, currency)),
+      h('dt', null, t('budget.rentbuy.buy')), h('dd', null, money(lang, r.buy_cost, currency)),
+      h('dt', null, t('budget.rentbuy.break_even')), h('dd', null, `${num(lang, r.break_even_gpu_hours)} ${t('unit.gpu_hour')}`),
+      h('dt', null, t('budget.rentbuy.utilization')), h('dd', null, percent(lang, r.utilization_to_break_even))),
+    h('p', null, h('strong', null, t(r.cheaper === 'buy' ? 'budget.rentbuy.buy_cheaper' : 'budget.rentbuy.rent_cheaper'))),
+    r.source ? h('p', { class: 'source' }, r.source) : null);
 }
 
 // Cheaper ways to the same results, ranked by what they save.

@@ -1,10 +1,11 @@
 // Step 3: the per-GPU memory as a stacked bar (components, then the safety
 // headroom), with markers at the common card sizes, a table that says the
 // same in text, and "what fits" advice when the chosen card is too small.
-import { whatFits } from '../advice';
 import { h } from '../dom';
 import { gib, percent, num } from '../format';
 import { label } from '../i18n';
+import type { Request } from '../request';
+import type { OomDoctor, PlanResponse } from '../types';
 import type { Ctx } from './context';
 import { section, selectField } from './controls';
 
@@ -19,6 +20,18 @@ function markers(ctx: Ctx): { label: string; bytes: number; names: string }[] {
     const bytes = near.length ? Math.max(...near.map((g) => g.memory_bytes)) : gb * 1e9;
     return { label: `${gb}G`, bytes, names: near.map((g) => g.name).join(', ') };
   });
+}
+
+function oomDoctor(ctx: Ctx, request: Request, gpu: string): OomDoctor | null {
+  const w = (request.workload ?? {}) as Record<string, unknown>;
+  const r: Request = { ...request, hardware: { gpu, count: typeof w.gpus === 'number' ? w.gpus : 1 } };
+  delete r.stages;
+  try {
+    const out = JSON.parse(ctx.planner.plan(JSON.stringify(r))) as PlanResponse | { error: unknown };
+    return 'oom_doctor' in out && out.oom_doctor ? out.oom_doctor : null;
+  } catch {
+    return null;
+  }
 }
 
 export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElement {
@@ -45,7 +58,8 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
   const axis = h('div', { class: 'axis', 'aria-hidden': 'true' });
   for (const mk of marks) {
     if (mk.bytes > scale) continue;
-    const tick = h('span', { class: 'marker', title: mk.names || mk.label }, mk.label);
+    // Near the right edge the label goes on the left of its line.
+    const tick = h('span', { class: mk.bytes / scale > 0.9 ? 'marker end' : 'marker', title: mk.names || mk.label }, mk.label);
     tick.style.left = `${(100 * mk.bytes) / scale}%`;
     axis.appendChild(tick);
   }
@@ -72,17 +86,25 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
       h('p', { class: `verdict ${fitsRec ? 'good' : fitsTotal ? 'warn' : 'bad'}` },
         t(verdict, { gpu: target.name, cap: gib(lang, target.memory_bytes), total: gib(lang, total) })));
     if (!fitsRec && !ctx.error) {
-      // The what-if questions take a few dozen plan() calls: answer them after
-      // the first figure is on screen.
+      // The planner's OOM doctor (docs/oom-doctor.md) answers "what fits" for
+      // one named card; ask it after the first figure is on screen.
       const slot = h('div', { class: 'advice-slot', 'aria-busy': 'true' }, h('h3', null, t('advice.title', { gpu: target.name })));
       compare.append(slot);
       const request = ctx.request;
       later(() => {
         if (!slot.isConnected) return;
-        const advice = whatFits(ctx.planner, request, target.id);
-        slot.append(advice.length
-          ? h('ul', { class: 'advice' }, advice.map((a) => h('li', null, t(a.key as never, { n: num(lang, a.value ?? 0) }), ' → ', gib(lang, a.totalBytes))))
+        const doctor = oomDoctor(ctx, request, target.id);
+        const remedies = (doctor?.remedies ?? []).filter((r) => r.fits !== false);
+        slot.append(remedies.length
+          ? h('ol', { class: 'advice' }, remedies.map((r) => h('li', { 'data-remedy': r.id },
+              r.message ?? label(t, 'remedy', r.id),
+              h('span', { class: 'range' }, [
+                r.total_bytes !== undefined ? `→ ${gib(lang, r.total_bytes)}` : '',
+                r.quality_impact ? ` · ${label(t, 'impact', r.quality_impact)}` : '',
+                typeof r.gpu_hours_factor === 'number' ? ` · ${t('advice.hours_factor', { x: num(lang, r.gpu_hours_factor, 2) })}` : '',
+              ].join('')))))
           : h('p', null, t('advice.none')));
+        for (const tip of doctor?.speed_tips ?? []) if (tip.message) slot.append(h('p', { class: 'help' }, tip.message));
         slot.removeAttribute('aria-busy');
       });
     }
