@@ -39,6 +39,8 @@ constexpr Template kTemplates[] = {
     {"type.object", "对象", "an object"},
     {"type.array", "数组", "an array"},
     // --- explanations used inside missing_field / inconsistent
+    {"why.baseline_rate", "baseline 需要实测速度：seconds_per_epoch（同时给出 data.samples）、samples_per_s 或 tokens_per_s 之一",
+     "baseline needs a measured speed: seconds_per_epoch (with data.samples), samples_per_s or tokens_per_s"},
     {"why.model_needs_dims", "请给出 model.preset，或给出 params 与 layers、hidden、heads 等尺寸",
      "give model.preset, or params with layers, hidden, heads and the other dimensions"},
     {"why.heads_divide_hidden", "hidden（{0}）应能被 heads（{1}）整除",

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "gpuplan/throughput.h"
 #include "json_reader.h"
 #include "messages.h"
 
@@ -150,6 +151,39 @@ DataSize read_data(const Reader& r) {
   return d;
 }
 
+// The user's measured speed (docs/api.md, Time fields): checked, turned into
+// samples per second, and into the factor every estimate is multiplied by.
+void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
+  Locale l = r.locale();
+  Baseline b;
+  b.gpu = r.string("gpu").value_or("");
+  const Gpu* g = catalog.find_gpu(b.gpu);
+  if (!g) {
+    std::string p = r.child_path("gpu");
+    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {p, describe(r.json().value("gpu", nlohmann::json()))}));
+  }
+  if (auto v = r.integer("count", 1, kMaxCount)) b.count = *v;
+  if (auto v = r.number("seconds_per_epoch", 1e-3, 1e9)) b.seconds_per_epoch = *v;
+  if (auto v = r.number("samples_per_s", 1e-9, 1e12)) b.samples_per_s = *v;
+  if (auto v = r.number("tokens_per_s", 1e-9, 1e15)) b.tokens_per_s = *v;
+  double samples_per_s = b.samples_per_s;
+  if (samples_per_s <= 0 && b.tokens_per_s > 0 && q.workload.seq_len > 0) samples_per_s = b.tokens_per_s / q.workload.seq_len;
+  if (samples_per_s <= 0 && b.seconds_per_epoch > 0) {
+    if (!q.data || q.data->samples <= 0) {
+      fail(l, "missing_field", "data.samples", message(l, "missing_field", {"data.samples", message(l, "why.baseline_rate")}));
+    }
+    samples_per_s = q.data->samples / b.seconds_per_epoch;
+  }
+  if (samples_per_s <= 0)
+    fail(l, "missing_field", r.child_path("samples_per_s"),
+         message(l, "missing_field", {r.child_path("samples_per_s"), message(l, "why.baseline_rate")}));
+  if (auto v = r.integer("micro_batch", 1, 65536)) b.micro_batch = *v;
+  Workload measured = q.workload;
+  if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
+  q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);
+  q.baseline = b;
+}
+
 void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
   Locale l = q.locale;
   if (const auto* stages = root.array("stages")) {
@@ -239,6 +273,7 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
       q.hardware = hw;
     }
     if (auto d = r.object("data")) q.data = read_data(*d);
+    if (auto b = r.object("baseline")) read_baseline(*b, q, catalog);
     read_planning(r, q, catalog);
     return q;
   } catch (const InputError& e) {

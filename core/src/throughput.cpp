@@ -461,6 +461,14 @@ Throughput estimate_throughput(const ModelSpec& m, const Workload& w, const Gpu&
   }
   t.low_factor = kLowFactor;
   t.high_factor = kHighFactor;
+  // A measured baseline (request `baseline`) rescales the whole estimate.
+  if (w.rate_scale > 0 && w.rate_scale != 1) {
+    t.samples_per_s *= w.rate_scale;
+    t.tokens_per_s *= w.rate_scale;
+    t.step_seconds /= w.rate_scale;
+    t.utilization *= w.rate_scale;
+    t.achieved_tflops *= w.rate_scale;
+  }
   return t;
 }
 
@@ -484,6 +492,7 @@ CostEffectiveness cost_effectiveness(const Throughput& t, const Gpu& g, double p
 double baseline_scale(const ModelSpec& m, const Workload& w, const Gpu& g, int count, double measured_samples_per_s) {
   if (!(measured_samples_per_s > 0)) return 1;
   Workload at = w;
+  at.rate_scale = 1;
   at.gpus = std::max(1, count);
   if (at.gpus > 1 && at.sharding == Sharding::none) at.sharding = Sharding::ddp;
   Throughput est = estimate_throughput(m, at, g, at.gpus);

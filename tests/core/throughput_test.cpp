@@ -277,6 +277,27 @@ TEST(TimeBaseline, MeasuredRateRescalesEveryEstimate) {
   EXPECT_DOUBLE_EQ(baseline_scale(bert(true), w, gpu("rtx-2080ti"), 4, 0), 1.0);
 }
 
+TEST(TimeBaseline, RequestBaselineCarriesTheUsersMeasurementToOtherCards) {
+  // Seed 000 as a user would type it: 55 min/epoch on 4 x 2080 Ti, where would 2 x A100 land?
+  nlohmann::json q = nlohmann::json::parse(R"({"locale":"en","model":{"preset":"bert-large"},
+      "workload":{"precision":"fp32","micro_batch":4,"seq_len":384,"flash_attention":false,"gpus":4,"sharding":"ddp"},
+      "hardware":{"gpu":"rtx-2080ti","count":4},"data":{"samples":88000,"epochs":1},
+      "baseline":{"gpu":"rtx-2080ti","count":4,"micro_batch":4,"seconds_per_epoch":3300}})");
+  nlohmann::json same = test::run(q);
+  // On the card it was measured on, the answer is the measurement.
+  EXPECT_NEAR(same["gpus"][0]["hours"].get<double>(), 55.0 / 60, 1e-6);
+  q["workload"]["gpus"] = 2;
+  q["workload"]["micro_batch"] = 8;
+  q["hardware"] = {{"gpu", "a100-sxm4-80g"}, {"count", 2}};
+  double a100_minutes = test::run(q)["gpus"][0]["hours"].get<double>() * 60;
+  EXPECT_NEAR(a100_minutes, 9.0, 0.3 * 9.0);  // the seed's 9 minutes
+  // A baseline without a rate is an error with a path, not a guess.
+  q["baseline"] = {{"gpu", "rtx-2080ti"}};
+  nlohmann::json err = test::run(q);
+  EXPECT_EQ(err["error"]["code"], "missing_field");
+  EXPECT_EQ(err["error"]["path"], "baseline.samples_per_s");
+}
+
 TEST(TimeCostEffectiveness, WorkloadPrecisionRanksTheA100AboveItsFp32Reading) {
   // Seed 004's table divides FP32 TFLOPS by price: A100 19.5 / 4.8 CNY, 3090 35.6 / 1.5.
   Workload w = train(Precision::bf16_mixed, 32, 512);

@@ -43,6 +43,9 @@ struct Workload {
   int gpus = 1;
   Sharding sharding = Sharding::none;
   bool cpu_offload = false;
+  // Measured over estimated speed on the user's own hardware (request
+  // `baseline`, docs/time-model.md); 1 without one. Every rate is multiplied by it.
+  double rate_scale = 1;
 };
 
 struct Hardware {
@@ -51,6 +54,17 @@ struct Hardware {
 };
 
 // Size of the job: tokens, or samples times epochs.
+// "My 4 x 2080 Ti take 55 minutes an epoch": a speed the user measured, which
+// rescales the time model's estimate on every other GPU (docs/api.md, Time fields).
+struct Baseline {
+  std::string gpu;               // catalog id of the card it was measured on
+  int count = 1;
+  int micro_batch = 0;           // per GPU when measured; 0: the workload's
+  double seconds_per_epoch = 0;  // with data.samples
+  double samples_per_s = 0;
+  double tokens_per_s = 0;
+};
+
 struct DataSize {
   double tokens = 0;
   double samples = 0;
@@ -94,6 +108,7 @@ struct Request {
   std::optional<Budget> budget;
   Prefs prefs;
   std::vector<UserPrice> prices;
+  std::optional<Baseline> baseline;
 };
 
 // Parses and validates a request against the catalog (presets, GPU ids).
