@@ -425,10 +425,11 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
   return t;
 }
 
-// Range of the rate: the visible cases' measured/estimated ratio has its
-// 20th and 80th percentiles near 0.75 and 1.35 (docs/time-model.md).
-constexpr double kLowFactor = 0.75;
-constexpr double kHighFactor = 1.35;
+// Range of the rate: the 20th and 80th percentiles of measured / estimated
+// over the visible published cases (docs/time-model.md; the validation test
+// checks these stay in step with the model).
+constexpr double kLowFactor = 0.74;
+constexpr double kHighFactor = 1.12;
 
 }  // namespace
 

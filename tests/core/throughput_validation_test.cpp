@@ -152,6 +152,14 @@ TEST(ThroughputValidation, MedianAbsoluteErrorIsAtMostTwentyPercent) {
   }
   std::printf("within 20%%: %d/%zu, within 50%%: %d/%zu\n", within20, abs_errors.size(), within50, abs_errors.size());
   EXPECT_LE(median, 0.20);
+  // The response's low-high range is the 20th-80th percentile of measured /
+  // estimated: keep it in step with the model.
+  std::vector<double> inverse;
+  for (double r : ratios) inverse.push_back(1 / r);
+  nlohmann::json reply = test::run(runnable_request(all_cases_file()["cases"][0]));
+  const auto& t = reply["gpus"][0]["throughput"];
+  EXPECT_NEAR(t["low_factor"].get<double>(), percentile(inverse, 0.2), 0.05);
+  EXPECT_NEAR(t["high_factor"].get<double>(), percentile(inverse, 0.8), 0.05);
 }
 
 }  // namespace
