@@ -104,9 +104,18 @@ export class App implements Ctx {
 
   private lastRequestJson = '';
 
-  private compute(): void {
+  // light: only the memory figure is needed (first paint). The memory does
+  // not depend on the card or the plan, and one large card with no stages is
+  // the planner's quickest question.
+  private compute(light = false): void {
     this.request = toRequest(this.state, this.lang, this.quotes);
-    const text = JSON.stringify(this.request);
+    let asked = this.request;
+    if (light) {
+      const biggest = [...this.catalog.gpus].sort((a, b) => b.memory_bytes - a.memory_bytes)[0];
+      const { stages: _s, budget: _b, prefs: _p, prices: _q, ...rest } = this.request;
+      asked = { ...rest, hardware: { gpu: biggest?.id, count: this.state.gpus } };
+    }
+    const text = JSON.stringify(asked);
     if (text === this.lastRequestJson) return;
     this.lastRequestJson = text;
     let out: unknown;
@@ -172,7 +181,7 @@ export class App implements Ctx {
   renderResults(figureOnly = false): void {
     const active = document.activeElement as HTMLElement | null;
     const key = active?.getAttribute('data-key') ?? (active?.id === 'target-gpu' ? 'id:target-gpu' : null);
-    this.compute();
+    this.compute(figureOnly);
     this.markInvalid();
     const t = this.t;
     const out: HTMLElement[] = [];

@@ -41,12 +41,22 @@ export function priceOptions(gpuId: string, state: State, catalog: Catalog, quot
     }
     for (const o of p.offers ?? []) {
       if (o.gpu !== gpuId || !o.per_gpu_hour || seen.has(o.billing)) continue;
-      if (state.billing && o.billing !== state.billing) continue;
       // Monthly and yearly offers are per GPU-hour equivalents in the catalog;
       // they only pay off for long projects, so they count only when asked for.
-      if (!state.billing && (o.billing === 'monthly' || o.billing === 'yearly')) continue;
-      out.push({ platform: p, billing: o.billing, perGpuHour: convertRange(o.per_gpu_hour, o.currency, state.currency, catalog),
-        fromQuote: false, asOf: o.as_of, source: o.source });
+      const wanted = state.billing ? o.billing === state.billing : o.billing !== 'monthly' && o.billing !== 'yearly';
+      if (wanted) {
+        out.push({ platform: p, billing: o.billing, perGpuHour: convertRange(o.per_gpu_hour, o.currency, state.currency, catalog),
+          fromQuote: false, asOf: o.as_of, source: o.source });
+      }
+      // A platform with a typical spot discount but no listed spot price:
+      // on-demand x (1 - discount), as the planner prices it (docs/catalog.md).
+      const d = p.spot?.available ? p.spot.discount : undefined;
+      if (o.billing === 'on-demand' && d !== undefined && d > 0 && d < 1 && !seen.has('spot') && (!state.billing || state.billing === 'spot') &&
+          !(p.offers ?? []).some((x) => x.gpu === gpuId && x.billing === 'spot')) {
+        const r = o.per_gpu_hour;
+        out.push({ platform: p, billing: 'spot', fromQuote: false, asOf: o.as_of, source: o.source,
+          perGpuHour: convertRange({ low: r.low * (1 - d), typical: r.typical * (1 - d), high: r.high * (1 - d) }, o.currency, state.currency, catalog) });
+      }
     }
   }
   return out.filter((o) => Number.isFinite(o.perGpuHour.typical)).sort((a, b) => a.perGpuHour.typical - b.perGpuHour.typical);

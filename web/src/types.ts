@@ -4,6 +4,9 @@
 
 export interface Range3 { low: number; typical: number; high: number }
 
+// Catalog notes are either plain text or {"zh": ..., "en": ...}.
+export type Localized = string | { zh?: string; en?: string };
+
 export interface CatalogGpu {
   id: string; name: string; memory_bytes: number;
   arch?: string; segment?: string; launch_year?: number; sources?: string[];
@@ -15,7 +18,10 @@ export interface CatalogOffer {
 export interface CatalogPlatform {
   id: string; name: string; name_zh?: string; kind: string; region?: string; currency?: string;
   billing_rules?: { granularity_seconds?: number; minimum_charge_seconds?: number; disk_bills_after_release?: boolean };
-  queue_risk?: string; sources?: string[]; notes?: string; offers: CatalogOffer[];
+  queue_risk?: string; sources?: string[]; offers: CatalogOffer[];
+  notes?: Localized;
+  // docs/catalog.md: spot.discount is the typical fraction off on-demand.
+  spot?: { available?: boolean; discount?: number; max_discount?: number; interruptions_per_hour?: number; notes?: Localized };
 }
 export interface CatalogModel {
   id: string; name?: string; kind: string; params: number;

@@ -1,13 +1,19 @@
 // Step 5: each platform's prices, billing rules and provenance, and the
 // user's own quotes (saved in localStorage, exported and imported as JSON).
 import { download, h, uid } from '../dom';
-import { money, num } from '../format';
+import { money, num, percent } from '../format';
 import { label } from '../i18n';
 import { mergeQuotes, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices';
 import { convert } from '../pricing';
-import type { CatalogPlatform } from '../types';
+import type { CatalogPlatform, Localized } from '../types';
 import type { Ctx } from './context';
 import { button, section } from './controls';
+
+function localized(ctx: Ctx, text: Localized | undefined): string {
+  if (!text) return '';
+  if (typeof text === 'string') return text;
+  return (ctx.lang === 'zh-CN' ? text.zh ?? text.en : text.en ?? text.zh) ?? '';
+}
 
 function platformName(ctx: Ctx, p: CatalogPlatform): string {
   return ctx.lang === 'zh-CN' ? p.name_zh ?? p.name : p.name;
@@ -66,7 +72,11 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
       h('dt', null, t('platform.minimum')), h('dd', null, rules.minimum_charge_seconds !== undefined ? t('platform.seconds', { n: num(lang, rules.minimum_charge_seconds) }) : t('unknown')),
       h('dt', null, t('platform.disk')), h('dd', null, rules.disk_bills_after_release === undefined ? t('unknown') : t(rules.disk_bills_after_release ? 'yes' : 'no')),
       h('dt', null, t('platform.queue')), h('dd', null, p.queue_risk ? label(t, 'risk', p.queue_risk) : t('unknown')),
-      h('dt', null, t('platform.spot')), h('dd', null, t(offers.some((o) => o.billing === 'spot') ? 'yes' : 'unknown'))),
+      h('dt', null, t('platform.spot')), h('dd', null,
+        p.spot?.available === false ? t('no') : p.spot?.available || offers.some((o) => o.billing === 'spot') ? t('yes') : t('unknown'),
+        p.spot?.discount ? ` (${t('platform.spot.discount', { pct: percent(lang, p.spot.discount) })})` : '',
+        p.spot?.notes ? h('span', { class: 'source' }, ` ${localized(ctx, p.spot.notes)}`) : null)),
+    p.notes ? h('p', { class: 'help' }, localized(ctx, p.notes)) : null,
     offers.length
       ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': platformName(ctx, p) },
           h('table', null,
