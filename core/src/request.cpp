@@ -7,6 +7,7 @@
 
 #include "gpuplan/throughput.h"
 #include "json_reader.h"
+#include "model_shapes.h"
 #include "messages.h"
 
 namespace gpuplan {
@@ -45,10 +46,12 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
   if (auto v = r.integer("kv_heads", 1, 4096)) m.kv_heads = *v;
   if (auto v = r.integer("ffn", 1, 1 << 22)) m.ffn = *v;
   if (auto v = r.integer("vocab", 1, 1 << 24)) m.vocab = *v;
-  if (auto v = r.boolean("gated_mlp")) m.gated_mlp = *v;
+  const std::optional<bool> gated = r.boolean("gated_mlp");
+  if (gated) m.gated_mlp = *gated;
   if (auto v = r.boolean("tied_embeddings")) m.tied_embeddings = *v;
   if (auto v = r.integer("experts", 1, 1024)) m.experts = *v;
   if (auto v = r.integer("experts_per_token", 1, 1024)) m.experts_per_token = *v;
+  if (auto v = r.integer("head_dim", 1, 4096)) m.head_dim = *v;
   if (auto v = r.number("activation_bytes_per_sample", 1, 1e13)) m.activation_bytes_per_sample = *v;
   if (auto v = r.integer("reference_image_size", 8, 16384)) m.reference_image_size = *v;
   if (auto v = r.number("gflops_per_sample", 0, 1e9)) m.gflops_per_sample = *v;
@@ -74,6 +77,9 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
     }
   }
   if (m.ffn == 0) m.ffn = 4 * m.hidden;
+  // Explicit dimensions without gated_mlp: classify the MLP from the
+  // published parameter count (3 matrices gated, 2 plain; model_shapes.h).
+  if (!gated && !r.string("preset")) m.gated_mlp = implied_mlp_matrices(m) > 2.5;
   if (m.hidden % m.heads != 0)
     fail_inconsistent(l, r.child_path("heads"),
                       message(l, "why.heads_divide_hidden", {std::to_string(m.hidden), std::to_string(m.heads)}));
@@ -134,6 +140,12 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->choice("sharding", {"none", "ddp", "zero1", "zero2", "zero3", "fsdp"}))
       w.sharding = *v == 5 ? Sharding::zero3 : Sharding(*v);
     if (auto v = r->boolean("cpu_offload")) w.cpu_offload = *v;
+    // Memory fields (docs/api.md, "Memory fields").
+    if (auto v = r->choice("loss", {"standard", "chunked", "fused"})) w.loss = Loss(*v);
+    if (auto v = r->boolean("torch_compile")) w.torch_compile = *v;
+    if (auto v = r->boolean("optimizer_in_backward")) w.optimizer_in_backward = *v;
+    if (auto v = r->boolean("activation_offload")) w.activation_offload = *v;
+    if (auto v = r->integer("grad_accumulation", 1, 1 << 20)) w.grad_accumulation = *v;
   }
   if (w.seq_len == 0) w.seq_len = 2048;
   // Several GPUs with no strategy named: plain data parallelism, what

@@ -35,6 +35,14 @@ for (const L of LANGS) {
     await page.fill('#model-search', 'bert');
     await page.selectOption('[data-path="model.preset"]', 'bert-large');
     const bert = await until(page, async (p) => { const t = await p.textContent('#memory-total'); return t !== null && !t.startsWith('—') && t; }, 'memory for bert');
+    // a CNN preset asks for an image size instead of a sequence length
+    await page.fill('#model-search', 'resnet');
+    await page.selectOption('[data-path="model.preset"]', 'resnet-50');
+    await page.waitForSelector('[data-path="workload.image_size"]');
+    assert.equal(await page.$('[data-path="workload.seq_len"]'), null);
+    await page.fill('#model-search', 'bert');
+    await page.selectOption('[data-path="model.preset"]', 'bert-large');
+    await page.waitForSelector('[data-path="workload.seq_len"]');
     // inference with int8 weights
     await page.selectOption('[data-path="workload.mode"]', 'infer');
     await page.selectOption('[data-path="workload.precision"]', 'int8');
@@ -142,5 +150,30 @@ test('the offered download is the whole page and works on its own', async () => 
   assert.deepEqual(await again.page.evaluate(() => window.__csp), []);
   assert.match(await page.textContent('footer'), /gpuplan \d+\.\d+\.\d+/);
   await again.context.close();
+  await context.close();
+});
+
+// Published totals (tests/data/hf-configs/README.md); the page's count leaves out
+// biases, so it must land within 1% but need not be exact.
+const CONFIGS = [
+  { file: 'llama-3.1-8b.json', params: 8030261248, kind: 'decoder', kv: '8' },
+  { file: 'gpt2.json', params: 124439808, kind: 'decoder', kv: '12' },
+];
+test('pasted config.json files give the published parameter counts', async () => {
+  const { page, context } = await open(browser, { locale: 'en-US' });
+  await page.click('text=Own dimensions');
+  for (const c of CONFIGS) {
+    await page.fill('#hf-config', readFileSync(path.join(root, 'tests/data/hf-configs', c.file), 'utf8'));
+    await page.click('#hf-parse');
+    await page.waitForTimeout(200);
+    const params = Number(await page.inputValue('[data-path="model.params"]'));
+    assert.ok(Math.abs(params / c.params - 1) < 0.01, `${c.file}: ${params} vs ${c.params}`);
+    assert.equal(await page.inputValue('[data-path="model.kv_heads"]'), c.kv);
+    assert.equal(await page.inputValue('[data-path="model.kind"]'), c.kind);
+  }
+  // Not JSON: a message, and the dimensions stay as they were.
+  await page.fill('#hf-config', '{"hidden_size": 4096,');
+  await page.click('#hf-parse');
+  assert.match(await page.textContent('#hf-config-help'), /not valid JSON/);
   await context.close();
 });

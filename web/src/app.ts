@@ -108,7 +108,8 @@ export class App implements Ctx {
   // not depend on the card or the plan, and one large card with no stages is
   // the planner's quickest question.
   private compute(light = false): void {
-    this.request = toRequest(this.state, this.lang, this.quotes);
+    const presetKind = this.catalog.models.find((m) => m.id === this.state.preset)?.kind ?? '';
+    this.request = toRequest(this.state, this.lang, this.quotes, presetKind);
     let asked = this.request;
     if (light) {
       const biggest = [...this.catalog.gpus].sort((a, b) => b.memory_bytes - a.memory_bytes)[0];

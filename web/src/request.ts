@@ -6,7 +6,8 @@ import { stageRuns, type State } from './state';
 
 export type Request = Record<string, unknown>;
 
-export function toRequest(s: State, lang: Lang, quotes: Quote[]): Request {
+// presetKind: the catalog's kind for a preset model (a CNN takes an image size).
+export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''): Request {
   const model: Record<string, unknown> =
     s.source === 'preset'
       ? { preset: s.preset }
@@ -16,6 +17,7 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[]): Request {
           gated_mlp: s.custom.gated_mlp, tied_embeddings: s.custom.tied_embeddings,
           ...(s.custom.experts > 1 ? { experts: s.custom.experts, experts_per_token: s.custom.experts_per_token } : {}),
         };
+  const isCnn = (s.source === 'custom' ? s.custom.kind : presetKind) === 'cnn';
   const workload: Record<string, unknown> = {
     mode: s.mode,
     precision: s.precision,
@@ -24,8 +26,7 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[]): Request {
     gpus: s.gpus,
     sharding: s.gpus > 1 && s.sharding === 'none' ? 'ddp' : s.gpus === 1 ? 'none' : s.sharding,
   };
-  if (s.seq_len > 0) workload.seq_len = s.seq_len;
-  const isCnn = s.source === 'custom' ? s.custom.kind === 'cnn' : false;
+  if (s.seq_len > 0 && !isCnn) workload.seq_len = s.seq_len;
   if (isCnn || s.image_size !== 224) workload.image_size = s.image_size;
   if (s.mode === 'train') {
     workload.method = s.method;

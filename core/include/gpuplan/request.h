@@ -22,6 +22,9 @@ enum class Precision { fp32, fp16_mixed, bf16_mixed, bf16_true, fp16, bf16, int8
 enum class Optimizer { adamw, adamw_8bit, sgd, sgd_momentum, adafactor };
 enum class Sharding { none, ddp, zero1, zero2, zero3 };
 enum class LoraTargets { qv, attention, all_linear };
+// standard: full logits upcast to fp32 (HF, plain PyTorch); chunked: torchtune
+// CEWithChunkedOutputLoss; fused: a fused linear / in-place cross-entropy kernel.
+enum class Loss { standard, chunked, fused };
 
 struct Lora {
   int rank = 8;
@@ -46,6 +49,13 @@ struct Workload {
   // Measured over estimated speed on the user's own hardware (request
   // `baseline`, docs/time-model.md); 1 without one. Every rate is multiplied by it.
   double rate_scale = 1;
+  // Memory fields (docs/api.md, "Memory fields"): what a run can do that
+  // changes its peak, each defaulting to what plain PyTorch / HF Trainer does.
+  Loss loss = Loss::standard;          // how the LM loss materialises the logits
+  bool torch_compile = false;          // torch.compile fuses elementwise ops: fewer saved activations
+  bool optimizer_in_backward = false;  // step each parameter inside backward: gradients never all resident
+  bool activation_offload = false;     // saved activations (checkpoints) copied to host memory
+  int grad_accumulation = 1;           // micro-batches per optimizer step: > 1 keeps gradients through forward
 };
 
 struct Hardware {

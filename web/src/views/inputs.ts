@@ -56,6 +56,7 @@ function modelPicker(ctx: Ctx): HTMLElement {
   const listId = uid('models');
   const search = h('input', { id: 'model-search', type: 'search', placeholder: t('model.search.placeholder'), 'aria-controls': listId, autocomplete: 'off' });
   const select = h('select', { id: listId, size: 6, 'data-path': 'model.preset' });
+  const isCnn = (id: string): boolean => models.find((m) => m.id === id)?.kind === 'cnn';
   const fill = (): void => {
     const q = search.value.trim().toLowerCase();
     select.replaceChildren(...models
@@ -64,7 +65,7 @@ function modelPicker(ctx: Ctx): HTMLElement {
   };
   fill();
   search.addEventListener('input', fill);
-  select.addEventListener('change', () => ctx.set({ source: 'preset', preset: select.value }, { now: true }));
+  select.addEventListener('change', () => ctx.set({ source: 'preset', preset: select.value }, { now: true, inputs: isCnn(select.value) !== isCnn(state.preset) }));
   return h('div', { class: 'field' },
     h('label', { for: search.id }, t('model.search')),
     search,
@@ -118,7 +119,7 @@ export function workloadView(ctx: Ctx): HTMLElement {
   };
   const precisions = train ? TRAIN_PRECISIONS : INFER_PRECISIONS;
   const gpuOptions: Option[] = [{ value: '', label: t('hardware.all') }, ...catalog.gpus.map((g) => ({ value: g.id, label: g.name }))];
-  const cnn = state.source === 'custom' && state.custom.kind === 'cnn';
+  const cnn = (state.source === 'custom' ? state.custom.kind : catalog.models.find((m) => m.id === state.preset)?.kind) === 'cnn';
   return section('workload', '2', t('section.workload'),
     h('fieldset', { class: 'plain' }, h('legend', null, t('model.source')),
       h('div', { class: 'radios' }, radio('preset', t('model.source.preset')), radio('custom', t('model.source.custom')))),
