@@ -32,10 +32,11 @@ export function stagesView(ctx: Ctx): HTMLElement {
       h('p', { class: 'help' }, label(t, 'stage.help', st.stage)),
       checkField({ label: t('stage.on'), value: st.on }, (on) => upd({ on })),
       h('div', { class: 'row4' },
-        numberField({ label: t('stage.seeds'), help: t('stage.seeds.help'), value: st.seeds, min: 0, max: 1000, int: true, path: `stages[${i}].runs` }, (seeds) => upd({ seeds })),
-        numberField({ label: t('stage.sweep'), help: t('stage.sweep.help'), value: st.sweep, min: 0, max: 1000, int: true }, (sweep) => upd({ sweep })),
-        numberField({ label: t('stage.ablations'), help: t('stage.ablations.help'), value: st.ablations, min: 0, max: 1000, int: true }, (ablations) => upd({ ablations })),
-        numberField({ label: t('stage.fraction'), help: t('stage.fraction.help'), value: Math.round(st.fraction * 100), min: 0, max: 100, int: true, path: `stages[${i}].data_fraction` }, (pct) => upd({ fraction: pct / 100 })),
+        // The one-line explanations under the first stage's fields hold for all three.
+        numberField({ label: t('stage.seeds'), help: i === 0 ? t('stage.seeds.help') : undefined, value: st.seeds, min: 0, max: 1000, int: true, path: `stages[${i}].runs` }, (seeds) => upd({ seeds })),
+        numberField({ label: t('stage.sweep'), help: i === 0 ? t('stage.sweep.help') : undefined, value: st.sweep, min: 0, max: 1000, int: true }, (sweep) => upd({ sweep })),
+        numberField({ label: t('stage.ablations'), help: i === 0 ? t('stage.ablations.help') : undefined, value: st.ablations, min: 0, max: 1000, int: true }, (ablations) => upd({ ablations })),
+        numberField({ label: t('stage.fraction'), help: i === 0 ? t('stage.fraction.help') : undefined, value: Math.round(st.fraction * 100), min: 0, max: 100, int: true, path: `stages[${i}].data_fraction` }, (pct) => upd({ fraction: pct / 100 })),
       ),
       runs);
   });
