@@ -280,6 +280,7 @@ ModelSpec read_model(const Reader& r) {
   m.tied_embeddings = r.boolean("tied_embeddings").value_or(false);
   m.experts = r.integer("experts", 1, 1024).value_or(1);
   m.experts_per_token = r.integer("experts_per_token", 1, 1024).value_or(1);
+  m.head_dim = r.integer("head_dim", 1, 4096).value_or(0);
   m.gflops_per_sample = r.number("gflops_per_sample", 0, 1e9).value_or(0);
   m.sources = sources(r);
   return m;

@@ -1,6 +1,7 @@
 // Per-GPU memory estimate. First-principles accounting of what PyTorch holds
 // at the peak of a training step or an inference batch; every term cites its
-// derivation. docs/memory-model.md has the full derivation and error report.
+// derivation. docs/memory-model.md has the full derivation and the error
+// measured against published runs (tests/data/memory_cases.json).
 #include "gpuplan/memory.h"
 
 #include <algorithm>
@@ -15,69 +16,141 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 bool is_mixed(Precision p) { return p == Precision::fp16_mixed || p == Precision::bf16_mixed; }
 
-// Bytes of one weight as stored for inference (docs/memory-model.md, "weight formats").
-// int8 (LLM.int8 / bitsandbytes): 1 byte plus an fp16 scale per output row, negligible.
-// nf4 (QLoRA, Dettmers et al. 2023, section 3): 4 bits plus double-quantized
-//   constants, 8/64 + 32/(64*256) = 0.127 bits per parameter.
-// int4 (GPTQ/AWQ, group size 128): 4 bits plus an fp16 scale and a packed zero
-//   point per group of 128, (16 + 4) / 128 bits per parameter.
+// --- Weight formats ---------------------------------------------------------
+
+// NF4 as QLoRA trains it (Dettmers et al. 2023, "QLoRA", section 3): 4-bit
+// codes, one 8-bit absmax per block of 64 and, with double quantization, one
+// fp32 constant per 256 blocks: 4 + 8/64 + 32/(64*256) bits per parameter.
+constexpr double kNf4DoubleQuantBytes = (4 + 8.0 / 64 + 32.0 / (64 * 256)) / 8;
+// 4-bit inference as transformers loads it (load_in_4bit, bnb_4bit_use_double_quant
+// defaults to False): 4-bit codes plus an fp32 absmax per block of 64.
+constexpr double kNf4InferenceBytes = (4 + 32.0 / 64) / 8;
+
+// Bytes of one linear-layer weight as stored for inference.
+// int8 (LLM.int8, Dettmers et al. 2022): 1 byte plus an fp16 scale per row.
+// int4 (GPTQ / AWQ, group size 128): 4 bits plus an fp16 scale and a 4-bit
+//   zero point per group of 128: (4 + 20/128) bits.
 double inference_bytes_per_weight(Precision p) {
   switch (p) {
     case Precision::fp32: return 4;
     case Precision::int8: return 1 + 2.0 / 4096;
-    case Precision::nf4: return (4 + 0.127) / 8;
+    case Precision::nf4: return kNf4InferenceBytes;
     case Precision::int4: return (4 + 20.0 / 128) / 8;
     default: return 2;
   }
 }
 
-// Activation bytes per element saved for backward.
-double activation_element_bytes(Precision p) { return p == Precision::fp32 ? 4 : 2; }
+// Bytes of an activation element: half precision under every regime but fp32.
+double compute_bytes(Precision p) { return p == Precision::fp32 ? 4 : 2; }
 
-// Activations saved for backward by one transformer layer, per token, in bytes
-// (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
-// Transformer Models", section 4.1: 34·s·b·h + 5·a·s²·b for GPT with 2-byte
-// activations and 1-byte dropout masks). We count the same tensors from the
-// dimensions so that GQA, gated MLPs and the absence of dropout (LLaMA) are
-// respected:
-//   attention: norm input, QKV input, Q + K + V, attention output  -> (3h + h + 2·kv) elements
-//   MLP, gated: norm input, gate/up input, gate, silu(gate), up, product -> 2h + 4f
-//   MLP, GELU : norm input, fc1 input, fc1 output, gelu output      -> 2h + 2f
-//   dropout (encoders, GPT-2): 1-byte masks after attention, MLP and in the scores.
-//   eager attention (no FlashAttention): softmax output and its dropout
-//   input/mask, 5·a·s bytes per token per layer, as in Korthikanti et al.;
-//   FlashAttention saves only the log-sum-exp (Dao et al. 2022).
-double layer_activation_bytes_per_token(const ModelSpec& m, const ModelShapes& s, const Workload& w) {
-  const double e = activation_element_bytes(w.precision);
+// Bytes of the residual stream between layers. Under autocast (fp16/bf16-mixed
+// on one GPU or DDP) the weights are fp32, so the residual additions and the
+// norms stay fp32 (PyTorch autocast op reference: layer_norm runs in fp32).
+// bf16-true keeps it bf16, and so do DeepSpeed ZeRO's fp16/bf16 engine and
+// FSDP mixed precision, which run the module itself in half precision.
+double residual_bytes(const Workload& w) {
+  if (w.precision == Precision::fp32) return 4;
+  if (w.precision == Precision::bf16_true || w.sharding == Sharding::zero1 || w.sharding == Sharding::zero2 ||
+      w.sharding == Sharding::zero3)
+    return 2;
+  return 4;
+}
+
+bool has_dropout(const ModelSpec& m) {
+  // LLaMA-family decoders (gated MLPs) train without dropout; BERT, GPT-2 and
+  // T5 fine-tune with dropout 0.1 in attention and after each block.
+  return !(m.kind == ModelKind::decoder && m.gated_mlp);
+}
+
+// --- Activations ------------------------------------------------------------
+
+// Bytes one transformer layer saves for backward, per token. After Korthikanti
+// et al. 2022 ("Reducing Activation Recomputation in Large Transformer
+// Models", section 4.1: 34·s·b·h + 5·a·s²·b bytes for GPT in fp16), with each
+// saved tensor counted from the dimensions so that grouped-query attention,
+// gated MLPs, fp32 residuals under autocast and the absence of dropout are
+// respected. With e = activation bytes and r = residual bytes:
+//   norm (x2)   : its input, r·h. An eager RMSNorm (HF LlamaRMSNorm, torchtune
+//                 RMSNorm) upcasts to fp32 and saves the fp32 copy (4h) and the
+//                 normalised tensor (r·h) instead; torch.compile fuses it back to r·h.
+//   attention   : q/k/v input e·h, q, k, v e·(q_dim + 2·kv_dim), output e·q_dim.
+//                 Eager attention repeats k and v to every head (HF repeat_kv).
+//   MLP         : input e·h; gated: gate, up, silu(gate), product 4·e·f;
+//                 GELU: fc1 output and GELU output 2·e·f. torch.compile saves only
+//                 the matmul outputs (pointwise ops are recomputed): 2·e·f / e·f.
+//   dropout     : 1-byte masks after attention and after the MLP.
+// Mixture of experts: a token's MLP activations exist once per routed expert.
+double layer_bytes_per_token(const ModelSpec& m, const ModelShapes& s, const Workload& w) {
+  const double e = compute_bytes(w.precision);
+  const double r = residual_bytes(w);
   const double h = m.hidden;
   const double f = double(m.ffn) * std::max(1, m.experts_per_token);
-  const bool dropout = m.kind != ModelKind::decoder || m.gated_mlp == false;
-  double attention = e * (4 * h + 2 * s.kv_dim);
-  double mlp = m.gated_mlp ? e * (2 * h + 4 * f) : e * (2 * h + 2 * f);
+  const bool dropout = has_dropout(m);
+  double norm = r * h;
+  if (m.gated_mlp && !w.torch_compile) norm = 4 * h + r * h;
+  const double kv = w.flash_attention ? s.kv_dim : s.q_dim;
+  double attention = norm + e * h + e * (s.q_dim + 2 * kv) + e * s.q_dim;
+  double mlp_elements = m.gated_mlp ? (w.torch_compile ? 2 : 4) : (w.torch_compile ? 1 : 2);
+  double mlp = norm + e * h + mlp_elements * e * f;
   double masks = dropout ? 2 * h : 0;
-  double scores = 0;
-  if (!w.flash_attention) scores = (e / 2) * 5.0 * m.heads * w.seq_len * (dropout ? 1.0 : 0.8);
-  return attention + mlp + masks + scores;
+  // Decoder blocks of an encoder-decoder add cross-attention: half the layers.
+  double cross = m.kind == ModelKind::encoder_decoder ? 0.5 * attention : 0;
+  return attention + mlp + masks + cross;
 }
 
-// The LM head's logits and the loss: HF transformers casts logits to fp32
-// before cross-entropy, which keeps the half logits, the fp32 copy and the
-// fp32 log-softmax (3 tensors of b·s·V) alive at the peak.
+// Eager (non-Flash) attention saves the a·s² score matrix per layer, per
+// token a·s elements of: the softmax output (fp32: autocast runs softmax in
+// fp32 and HF decoders upcast it explicitly; 2 bytes for bf16-true encoders),
+// then with dropout a 1-byte mask and the dropped-out copy the value matmul
+// saves (e), without dropout the cast copy the value matmul saves when the
+// softmax was fp32. Korthikanti's 5·a·s²·b is the fp16-with-dropout case.
+// FlashAttention saves only the log-sum-exp (Dao et al. 2022, section 3.1).
+double score_bytes_per_token(const ModelSpec& m, const Workload& w) {
+  if (w.flash_attention) return 0;
+  const double e = compute_bytes(w.precision);
+  const bool dropout = has_dropout(m);
+  const double softmax = (w.precision == Precision::bf16_true && dropout) ? 2 : 4;
+  const double after = dropout ? 1 + e : (softmax == e ? 0 : e);
+  double per_layer = double(m.heads) * w.seq_len * (softmax + after);
+  if (m.kind == ModelKind::encoder_decoder) per_layer *= 1.5;  // decoder cross-attention
+  return per_layer;
+}
+
+// Bytes per logit element alive when the loss's backward starts.
+// standard: HF transformers and plain PyTorch upcast the logits to fp32 and
+//   call cross_entropy: the fp32 log-softmax output is saved, and its backward
+//   holds the dense gradient from nll_loss and its own result: 3 x 4 bytes.
+// chunked: torchtune's CEWithChunkedOutputLoss keeps the bf16 logits (2 bytes)
+//   and upcasts one of its 8 chunks at a time: 2 + 12/8; compiled, the upcast,
+//   log-softmax and loss fuse and only a chunk's fp32 gradient appears: 2 + 4/8.
+// fused: an in-place fused cross-entropy (flash-attn's xentropy, Liger) keeps
+//   only the half-precision logits and writes their gradient in place.
+double logit_element_bytes(const Workload& w) {
+  switch (w.loss) {
+    case Loss::standard: return 12;
+    case Loss::chunked: return compute_bytes(w.precision) + (w.torch_compile ? 4.0 : 12.0) / 8;
+    case Loss::fused: return compute_bytes(w.precision);
+  }
+  return 12;
+}
+
 double logits_bytes(const ModelSpec& m, const Workload& w) {
   if (m.kind != ModelKind::decoder && m.kind != ModelKind::encoder_decoder) return 0;
-  double elements = double(w.micro_batch) * w.seq_len * m.vocab;
-  double per_element = w.precision == Precision::fp32 ? 8 : 10;
-  return elements * per_element;
+  return double(w.micro_batch) * w.seq_len * m.vocab * logit_element_bytes(w);
 }
 
+// --- Adapters and optimizers ------------------------------------------------
+
+// LoRA (Hu et al. 2021): r·(d_in + d_out) parameters per adapted matrix.
 double adapter_params(const ModelSpec& m, const ModelShapes& s, const Lora& lora) {
   const double h = m.hidden, r = lora.rank;
+  double qv = r * (h + s.q_dim) + r * (h + s.kv_dim);
   double per_layer = 0;
   switch (lora.targets) {
-    case LoraTargets::qv: per_layer = r * (h + h) + r * (h + s.kv_dim); break;
-    case LoraTargets::attention: per_layer = 2 * r * (h + h) + 2 * r * (h + s.kv_dim); break;
+    case LoraTargets::qv: per_layer = qv; break;
+    case LoraTargets::attention: per_layer = 2 * r * (h + s.q_dim) + 2 * r * (h + s.kv_dim); break;
     case LoraTargets::all_linear: {
-      per_layer = 2 * r * (h + h) + 2 * r * (h + s.kv_dim);
+      per_layer = 2 * r * (h + s.q_dim) + 2 * r * (h + s.kv_dim);
       double matrices = m.gated_mlp ? 3 : 2;
       per_layer += matrices * r * (h + m.ffn) * m.experts;
       break;
@@ -86,47 +159,39 @@ double adapter_params(const ModelSpec& m, const ModelShapes& s, const Lora& lora
   return per_layer * m.layers;
 }
 
-struct ShardFactors {
-  double params = 1, grads = 1, optimizer = 1;
-};
-
-ShardFactors shard_factors(const Workload& w) {
-  ShardFactors f;
-  const double n = std::max(1, w.gpus);
-  switch (w.sharding) {
-    case Sharding::zero3: f.params = 1 / n; [[fallthrough]];
-    case Sharding::zero2: f.grads = 1 / n; [[fallthrough]];
-    case Sharding::zero1: f.optimizer = 1 / n; break;
-    default: break;
-  }
-  return f;
-}
-
-// Optimizer state bytes per trainable parameter (PyTorch / bitsandbytes):
-// AdamW: exp_avg + exp_avg_sq in the parameter dtype (fp32: 8 B; bf16-true: 4 B).
-// AdamW 8-bit (Dettmers et al. 2022): two 1-byte states + block-wise fp32
-// absmax per 2048 values (block size of bitsandbytes' 8-bit optimizers).
-// SGD with momentum: one buffer. Adafactor (Shazeer & Stern 2018): factored
-// second moment, a row and a column vector per matrix, no first moment by default.
-double optimizer_bytes_per_param(Optimizer o, Precision p, const ModelSpec& m) {
-  const double state = p == Precision::bf16_true ? 2 : 4;
+// Optimizer state bytes per trainable parameter, with states in `state` bytes:
+// AdamW: exp_avg + exp_avg_sq (Loshchilov & Hutter 2019; PyTorch keeps them in
+// the parameter dtype). AdamW 8-bit (Dettmers et al. 2022, "8-bit Optimizers
+// via Block-wise Quantization"): two 1-byte states + an fp32 absmax per block
+// of 2048. SGD with momentum: one buffer. Adafactor (Shazeer & Stern 2018):
+// no first moment (HF default beta1=None) and a factored second moment, one
+// row and one column vector per matrix: about 2/hidden of a full state.
+double optimizer_bytes_per_param(Optimizer o, double state, const ModelSpec& m) {
   switch (o) {
     case Optimizer::adamw: return 2 * state;
     case Optimizer::adamw_8bit: return 2 * (1 + 4.0 / 2048);
     case Optimizer::sgd: return 0;
     case Optimizer::sgd_momentum: return state;
-    case Optimizer::adafactor: return m.hidden > 0 ? state * 2.0 / m.hidden : 0.1;
+    case Optimizer::adafactor: return m.hidden > 0 ? state * 2.0 / m.hidden : state * 0.02;
   }
   return 0;
 }
 
-// CUDA context, cuBLAS/cuDNN workspaces and kernels: what nvidia-smi shows
-// beyond PyTorch's reserve. ~500 MiB on a current stack with lazy module
-// loading (CUDA >= 11.7); HF's V100 measurement (perf_train_gpu_one) saw 1343 MiB
-// on an older stack. We take the current figure.
-constexpr double kCudaContextBytes = 500 * kMiB;
-// The caching allocator rounds blocks and keeps freed ones: reserved exceeds
-// allocated by a few percent in steady training (PyTorch CUDA semantics docs).
+// --- Runtime ----------------------------------------------------------------
+
+// CUDA context, kernel images, cuBLAS / cuDNN handles and NCCL buffers: what
+// nvidia-smi shows beyond PyTorch's reserve. A bare CUDA 12 context with lazy
+// module loading takes about 300-500 MiB; a training process also loads the
+// cuBLAS, cuDNN and fused-optimizer kernels it uses and, on several GPUs,
+// NCCL's communicator buffers. The HF V100 measurement (perf_train_gpu_one,
+// CUDA 11 without lazy loading) saw 1343 MiB. We take 1 GiB, the middle of
+// that range (docs/memory-model.md, "Runtime").
+constexpr double kCudaContextBytes = 1024 * kMiB;
+// The caching allocator rounds requests up (to 512 B, and large blocks to
+// 2 MiB segments) and keeps freed blocks for reuse: reserved exceeds the
+// allocated peak by a few percent in a steady loop (PyTorch "CUDA semantics",
+// memory management). 6 % matches the reserved/allocated ratios torchtune
+// logs (e.g. 6.27 / 6.21 GiB after model init, 15.57 GB reserved peaks).
 constexpr double kAllocatorReserveFraction = 0.06;
 
 void add(MemoryEstimate& e, const char* id, double bytes) {
@@ -145,42 +210,264 @@ MemoryEstimate finish(MemoryEstimate e) {
   return e;
 }
 
-MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
+// --- Training: the state every step holds and the two candidate peaks -------
+
+// What a training step holds, in bytes per GPU.
+struct TrainState {
+  double weights = 0;           // parameters resident (sharded share + unsharded copies)
+  double optimizer = 0;         // optimizer states (and fp32 master weights when separate)
+  double persistent_grads = 0;  // gradient memory that lives across steps (DDP buckets, accumulation)
+  double live_grads = 0;        // gradients created during backward and freed by the step
+  double gathered = 0;          // ZeRO-3 / FSDP: unsharded layers in flight
+  double saved = 0;             // everything autograd saves at the end of forward (activations)
+  double logits = 0;            // the loss's logits at the start of backward
+  double amp_copies = 0;        // autocast's half-precision weight casts, saved for backward
+  double working = 0;           // one layer's backward working set
+};
+
+// Autograd frees saved activations layer by layer during backward while the
+// gradients it produces accumulate (optimizer.zero_grad(set_to_none=True), the
+// PyTorch >= 2.0 default, frees them after each step). So the step peaks either
+// when backward starts (all activations and the loss alive, few gradients) or
+// when it ends (all gradients alive, activations gone); in between the sum
+// moves linearly between the two. Gradient accumulation keeps the previous
+// micro-batches' gradients through forward: then both add.
+MemoryEstimate training_peak(const TrainState& t) {
   MemoryEstimate e;
-  const double p = m.params;
-  const bool half = w.precision != Precision::fp32;
-  if (w.mode == Mode::infer) {
-    add(e, "weights", p * inference_bytes_per_weight(w.precision));
-    double area = std::pow(double(w.image_size) / m.reference_image_size, 2);
-    // Inference keeps only the live feature maps, about a tenth of what training saves.
-    add(e, "activations", 0.1 * m.activation_bytes_per_sample * area * w.micro_batch * (half ? 0.5 : 1));
-    return finish(e);
+  const double start = t.saved + t.logits + t.amp_copies;
+  const double end = t.live_grads + t.working;
+  add(e, "weights", t.weights + (start >= end ? t.amp_copies : 0));
+  add(e, "gathered_layers", t.gathered);
+  add(e, "gradients", t.persistent_grads + (start >= end ? 0 : t.live_grads));
+  add(e, "optimizer", t.optimizer);
+  if (start >= end) {
+    add(e, "activations", t.saved);
+    add(e, "logits", t.logits);
+  } else {
+    add(e, "activations", t.working);
   }
-  add(e, "weights", p * (w.precision == Precision::bf16_true ? 2 : 4) + (is_mixed(w.precision) ? 2 * p : 0));
-  add(e, "gradients", p * (w.precision == Precision::bf16_true ? 2 : 4));
-  add(e, "optimizer", p * optimizer_bytes_per_param(w.optimizer, w.precision, m));
-  double area = std::pow(double(w.image_size) / m.reference_image_size, 2);
-  add(e, "activations", m.activation_bytes_per_sample * area * w.micro_batch * (half ? 0.5 : 1));
   return finish(e);
 }
+
+struct Shards {
+  double params = 1, grads = 1, optimizer = 1;
+};
+
+Shards shard_factors(const Workload& w) {
+  Shards f;
+  const double n = std::max(1, w.gpus);
+  switch (w.sharding) {
+    case Sharding::zero3: f.params = 1 / n; [[fallthrough]];
+    case Sharding::zero2: f.grads = 1 / n; [[fallthrough]];
+    case Sharding::zero1: f.optimizer = 1 / n; break;
+    default: break;
+  }
+  return f;
+}
+
+// Activations of one micro-batch: every layer's saved tensors, or with
+// gradient checkpointing (Chen et al. 2016) each layer's input plus one
+// layer recomputed during backward (Korthikanti et al. 2022, section 4.2).
+// Activation offload (torchtune OffloadActivations) moves the checkpoints to
+// host memory, keeping about two layers' worth on the GPU while streaming.
+double saved_activations(const ModelSpec& m, const ModelShapes& s, const Workload& w, double* one_layer) {
+  const double tokens = double(w.micro_batch) * w.seq_len;
+  const double layer = (layer_bytes_per_token(m, s, w) + score_bytes_per_token(m, w)) * tokens;
+  *one_layer = layer;
+  const double checkpoint = tokens * m.hidden * residual_bytes(w);
+  if (w.grad_checkpointing) {
+    double kept = w.activation_offload ? std::min(2.0, double(m.layers)) : m.layers;
+    return kept * checkpoint + layer;
+  }
+  if (w.activation_offload) return std::min(2.0, double(m.layers)) * layer;
+  return m.layers * layer;
+}
+
+TrainState full_training_state(const ModelSpec& m, const ModelShapes& s, const Workload& w) {
+  TrainState t;
+  const Shards shard = shard_factors(w);
+  const double p = m.params;
+  const Precision prec = w.precision;
+  const bool mixed = is_mixed(prec);
+  const bool zero = w.sharding == Sharding::zero1 || w.sharding == Sharding::zero2 || w.sharding == Sharding::zero3;
+  const double param_bytes = prec == Precision::bf16_true ? 2 : 4;  // fp32 params double as master weights
+  const double state_bytes = prec == Precision::bf16_true ? 2 : 4;
+  const double opt = optimizer_bytes_per_param(w.optimizer, state_bytes, m);
+
+  if (mixed && zero && w.sharding != Sharding::zero3) {
+    // DeepSpeed ZeRO-1/2 with fp16/bf16 (Rajbhandari et al. 2020, section
+    // 3.1): half-precision parameters (2P) and gradients (2P) on every rank,
+    // fp32 master weights (4P) and states partitioned; stage 2 partitions the
+    // half gradients as well.
+    t.weights = 2 * p;
+    t.optimizer = (4 + opt) * p * shard.optimizer;
+    t.live_grads = 2 * p * shard.grads;
+    if (w.cpu_offload) {
+      // ZeRO-Offload (Ren et al. 2021): master weights, Adam and the reduced
+      // gradients live on the host; the GPU keeps the half model and one
+      // reduce bucket (DeepSpeed reduce_bucket_size, 5e8 elements by default).
+      t.optimizer = 0;
+      t.live_grads = std::min(t.live_grads, 5e8 * 2);
+    }
+  } else {
+    // AMP / FSDP: fp32 (or bf16-true) parameters are both the model and the
+    // master weights; ZeRO-3 / FSDP shards them, gradients and states.
+    t.weights = p * param_bytes * shard.params;
+    t.optimizer = p * opt * shard.optimizer;
+    t.live_grads = p * param_bytes * shard.grads;
+    if (w.cpu_offload) {
+      t.optimizer = 0;
+      if (w.sharding == Sharding::zero3) {
+        // Parameters and gradients live on the host as well (FSDP
+        // cpu_offload, ZeRO-Infinity offload_param); only gathered layers remain.
+        t.weights = 0;
+        t.live_grads = 0;
+      } else if (mixed) {
+        t.weights = 2 * p;  // ZeRO-Offload keeps only the half-precision model on the GPU
+        t.live_grads = 2 * p * shard.grads;
+      }
+    }
+    // Autocast casts each fp32 weight to half once per forward and keeps the
+    // cast (saved for backward) until backward has used it.
+    if (mixed) t.amp_copies = 2 * p * shard.params;
+  }
+  if (w.sharding == Sharding::zero3) {
+    // FSDP / ZeRO-3 unshards one layer for compute while prefetching the next
+    // (FSDP forward/backward prefetch, ZeRO-3 prefetch bucket), and produces
+    // that layer's full gradient before the reduce-scatter.
+    const double e = compute_bytes(prec);
+    double layer = std::max(s.layer_params, double(m.vocab) * m.hidden);
+    t.gathered = 2 * layer * e + s.layer_params * e;
+    if (mixed) t.amp_copies = 0;  // FSDP mixed precision gathers straight into half
+  }
+  // DDP keeps a bucketed copy of the gradients beside .grad unless
+  // gradient_as_bucket_view=True (PyTorch DistributedDataParallel docs).
+  if (w.sharding == Sharding::ddp) t.persistent_grads += p * param_bytes;
+  if (w.optimizer_in_backward) {
+    // The step runs per parameter inside backward (torchtune
+    // optimizer_in_bwd): only the gradient being applied is alive.
+    t.live_grads = std::min(t.live_grads, s.largest_matrix_params * param_bytes);
+  }
+  if (w.grad_accumulation > 1) {
+    t.persistent_grads += t.live_grads;
+    t.live_grads = 0;
+  }
+  return t;
+}
+
+TrainState adapter_training_state(const ModelSpec& m, const ModelShapes& s, const Workload& w) {
+  TrainState t;
+  const Shards shard = shard_factors(w);
+  const Precision prec = w.precision;
+  // Frozen base in the compute dtype (LLaMA-Factory, PEFT's SFT scripts and
+  // torchtune load it in bf16; fp32 only when training in fp32). QLoRA stores
+  // the linear layers in NF4 and keeps embeddings, head and norms in bf16.
+  double base;
+  double gathered_bytes_per_param = compute_bytes(prec);
+  if (w.method == Method::qlora) {
+    base = s.linear_params * kNf4DoubleQuantBytes + (s.embedding_params + s.other_params) * 2;
+    gathered_bytes_per_param = kNf4DoubleQuantBytes;
+  } else {
+    base = m.params * compute_bytes(prec);
+  }
+  // Adapters: PEFT keeps them in fp32 under autocast; torchtune's bf16-true in bf16.
+  const double adapter = adapter_params(m, s, w.lora);
+  const double adapter_bytes = prec == Precision::bf16_true ? 2 : 4;
+  t.weights = base * shard.params + adapter * adapter_bytes;
+  if (w.sharding == Sharding::zero3 && w.cpu_offload) t.weights = adapter * adapter_bytes;
+  t.live_grads = adapter * adapter_bytes;
+  t.optimizer = w.cpu_offload ? 0 : adapter * optimizer_bytes_per_param(w.optimizer, adapter_bytes, m);
+  if (w.sharding == Sharding::zero3) {
+    double layer = std::max(s.layer_params, double(m.vocab) * m.hidden);
+    t.gathered = 2 * layer * gathered_bytes_per_param;
+  }
+  if (w.method == Method::qlora) {
+    // Each NF4 matrix is dequantised to bf16 for its matmul, one at a time.
+    t.working += std::max(double(m.hidden) * m.ffn, double(m.hidden) * s.q_dim) * 2;
+  }
+  if (w.grad_accumulation > 1) {
+    t.persistent_grads += t.live_grads;
+    t.live_grads = 0;
+  }
+  return t;
+}
+
+MemoryEstimate transformer_training(const ModelSpec& m, const ModelShapes& s, const Workload& w) {
+  TrainState t = w.method == Method::full ? full_training_state(m, s, w) : adapter_training_state(m, s, w);
+  double one_layer = 0;
+  t.saved = saved_activations(m, s, w, &one_layer);
+  t.logits = logits_bytes(m, w);
+  t.working += one_layer;
+  return training_peak(t);
+}
+
+// --- Convolutional networks -------------------------------------------------
+
+// CNN presets carry the bytes autograd saves per sample at a reference image
+// size in fp32 (models.json cites the derivation); they scale with the image
+// area and the batch, and halve in half precision.
+MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
+  const double p = m.params;
+  const bool half = w.precision != Precision::fp32;
+  const double area = std::pow(double(w.image_size) / m.reference_image_size, 2);
+  const double saved = m.activation_bytes_per_sample * area * w.micro_batch * (half ? 0.5 : 1);
+  if (w.mode == Mode::infer) {
+    MemoryEstimate e;
+    add(e, "weights", p * (w.precision == Precision::fp32 ? 4 : 2));
+    // Inference keeps only the live feature maps of the widest layer pair, not
+    // everything training saves: about a tenth of it for ResNets.
+    add(e, "activations", 0.1 * saved);
+    return finish(e);
+  }
+  TrainState t;
+  if (w.method != Method::full) {
+    // LoRA / QLoRA on a convolutional net (e.g. a diffusion UNet's attention):
+    // a frozen half-precision (or NF4) base; the adapters are a fraction of a
+    // percent of the parameters and their states are neglected.
+    t.weights = p * (w.method == Method::qlora ? kNf4DoubleQuantBytes : (half ? 2 : 4));
+    t.saved = saved;
+    return training_peak(t);
+  }
+  const double param_bytes = w.precision == Precision::bf16_true ? 2 : 4;
+  const Shards shard = shard_factors(w);
+  t.weights = p * param_bytes * shard.params;
+  t.optimizer = p * optimizer_bytes_per_param(w.optimizer, param_bytes, m) * shard.optimizer;
+  t.live_grads = p * param_bytes * shard.grads;
+  if (is_mixed(w.precision)) t.amp_copies = 2 * p;
+  if (w.sharding == Sharding::ddp) t.persistent_grads = p * param_bytes;
+  if (w.grad_accumulation > 1) {
+    t.persistent_grads += t.live_grads;
+    t.live_grads = 0;
+  }
+  t.saved = saved;
+  return training_peak(t);
+}
+
+// --- Inference ----------------------------------------------------------------
 
 MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const Workload& w) {
   MemoryEstimate e;
   const double n = std::max(1, w.gpus);
-  const bool sharded = w.sharding == Sharding::zero3;  // tensor-split across GPUs
+  const bool split = w.sharding == Sharding::zero3;  // weights tensor-split across GPUs
   double quantized = s.linear_params * inference_bytes_per_weight(w.precision);
   double kept = (s.embedding_params + s.other_params) * (w.precision == Precision::fp32 ? 4 : 2);
-  add(e, "weights", (quantized + kept) / (sharded ? n : 1));
-  // KV cache: 2 (K and V) · layers · kv_heads · head_dim · tokens · batch · bits/8.
+  add(e, "weights", (quantized + kept) / (split ? n : 1));
+  // KV cache: K and V for every layer, kv_heads·head_dim wide, for every
+  // position of every sequence, at kv_cache_bits (Pope et al. 2022,
+  // "Efficiently Scaling Transformer Inference", section 2). Grouped-query
+  // attention shrinks it by heads/kv_heads (Ainslie et al. 2023).
   double kv = 2.0 * m.layers * s.kv_dim * w.seq_len * w.micro_batch * w.kv_cache_bits / 8.0;
   if (m.kind == ModelKind::encoder) kv = 0;
-  add(e, "kv_cache", kv / (sharded ? n : 1));
-  // Prefill peak: one layer's MLP intermediates for the whole prompt, the
-  // attention scores when not using FlashAttention, and the last-token logits.
-  const double b = w.micro_batch, t = w.seq_len;
-  double mlp = b * t * (2.0 * m.ffn * std::max(1, m.experts_per_token) + 2.0 * m.hidden) * 2;
-  double scores = w.flash_attention ? 0 : b * m.heads * t * t * 2 * 2;
-  double logits = b * m.vocab * 4;
+  add(e, "kv_cache", kv / (split ? n : 1));
+  // Prefill peak: one layer's MLP intermediates for the whole prompt (in and
+  // out of the activation), the score matrix with eager attention (fp32
+  // softmax plus its half copy), and the last position's fp32 logits.
+  const double b = w.micro_batch, tokens = double(w.seq_len);
+  const double act = compute_bytes(w.precision == Precision::fp32 ? Precision::fp32 : Precision::bf16_true);
+  const double f = double(m.ffn) * std::max(1, m.experts_per_token);
+  double mlp = b * tokens * ((m.gated_mlp ? 3 : 2) * f + 2.0 * m.hidden) * act;
+  double scores = w.flash_attention ? 0 : b * m.heads * tokens * tokens * (4 + act);
+  double logits = m.kind == ModelKind::encoder ? 0 : b * m.vocab * 4;
   add(e, "activations", mlp + scores + logits);
   return finish(e);
 }
@@ -196,57 +483,7 @@ MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
   if (m.kind == ModelKind::cnn) return cnn_memory(m, w);
   const ModelShapes s = model_shapes(m);
   if (w.mode == Mode::infer) return inference_memory(m, s, w);
-
-  MemoryEstimate e;
-  const ShardFactors shard = shard_factors(w);
-  const double p = m.params;
-  const Precision prec = w.precision;
-  const double half_or_full = prec == Precision::fp32 ? 4 : 2;
-
-  if (w.method == Method::full) {
-    // Weights: fp32 (4 B) for fp32 and AMP-style mixed precision (the fp32
-    // parameters double as master weights); 2 B for bf16-true. Under AMP the
-    // half-precision casts of every weight are saved for backward: +2 B.
-    double weight_bytes = prec == Precision::bf16_true ? 2 : 4;
-    double weights = p * weight_bytes * shard.params;
-    if (is_mixed(prec)) weights += p * 2 * (w.sharding == Sharding::zero3 ? shard.params : 1);
-    if (w.cpu_offload && w.sharding == Sharding::zero3) weights = p * 2 * shard.params;
-    add(e, "weights", weights);
-    double grad_bytes = prec == Precision::bf16_true ? 2 : 4;
-    double grads = p * grad_bytes * shard.grads;
-    // DDP keeps its own gradient buckets beside .grad unless
-    // gradient_as_bucket_view=True (PyTorch DDP docs): one more gradient copy.
-    if (w.sharding == Sharding::ddp) grads *= 2;
-    add(e, "gradients", grads);
-    if (!w.cpu_offload) add(e, "optimizer", p * optimizer_bytes_per_param(w.optimizer, prec, m) * shard.optimizer);
-  } else {
-    // LoRA / QLoRA: frozen base (no gradients, no optimizer states) plus a
-    // trainable adapter held in fp32 with its gradients and AdamW states.
-    double base;
-    if (w.method == Method::qlora)
-      base = s.linear_params * inference_bytes_per_weight(Precision::nf4) + (s.embedding_params + s.other_params) * 2;
-    else
-      base = p * half_or_full;
-    double adapter = adapter_params(m, s, w.lora);
-    add(e, "weights", base * shard.params + adapter * 4);
-    add(e, "gradients", adapter * 4);
-    add(e, "optimizer", adapter * optimizer_bytes_per_param(w.optimizer, Precision::fp32, m));
-  }
-
-  // Activations for one micro-batch.
-  const double tokens = double(w.micro_batch) * w.seq_len;
-  double per_layer = layer_activation_bytes_per_token(m, s, w) * tokens;
-  double activations;
-  if (w.grad_checkpointing) {
-    // Checkpointing keeps each layer's input and recomputes one layer at a
-    // time during backward (Chen et al. 2016; Korthikanti et al. 2022, 4.2).
-    activations = m.layers * tokens * m.hidden * half_or_full + per_layer;
-  } else {
-    activations = m.layers * per_layer;
-  }
-  add(e, "activations", activations);
-  add(e, "logits", logits_bytes(m, w));
-  return finish(e);
+  return transformer_training(m, s, w);
 }
 
 }  // namespace gpuplan

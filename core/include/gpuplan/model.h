@@ -24,6 +24,7 @@ struct ModelSpec {
   bool tied_embeddings = false; // LM head shares the embedding matrix
   int experts = 1;              // mixture-of-experts: experts per layer
   int experts_per_token = 1;    // experts routed per token
+  int head_dim = 0;             // per attention head; 0: hidden / heads (T5-3B: 128 with hidden 1024, 32 heads)
   // Convolutional presets: what dimensions cannot say, from published figures.
   double activation_bytes_per_sample = 0;  // training activations at reference_image_size, fp32
   int reference_image_size = 224;
