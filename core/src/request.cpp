@@ -204,6 +204,8 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
       StageRequest st;
       if (auto v = s.choice("stage", {"debug", "formal", "revision"})) st.stage = Stage(*v);
       if (auto v = s.integer("runs", 0, 100000)) st.runs = *v;
+      // The seeds' debug stage runs on about a tenth of the data (seed 003).
+      if (st.stage == Stage::debug) st.data_fraction = 0.1;
       if (auto v = s.number("data_fraction", 0, 1)) st.data_fraction = *v;
       q.stages.push_back(st);
     }
@@ -229,6 +231,21 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
       }
     }
     if (auto v = p->number("deadline_days", 0, 3650)) q.prefs.deadline_days = *v;
+    if (auto v = p->boolean("education")) q.prefs.education = *v;
+    if (auto v = p->number("dataset_gb", 0, 1e7)) q.prefs.dataset_gb = *v;
+    if (auto v = p->number("storage_gb", 0, 1e7)) q.prefs.storage_gb = *v;
+    if (auto v = p->number("upload_mbps", 0.01, 1e6)) q.prefs.upload_mbps = *v;
+    if (auto v = p->integer("group_size", 1, 1000)) q.prefs.group_size = *v;
+  }
+  if (auto b = root.object("buy")) {
+    BuyOption buy;
+    if (auto v = b->number("price", 0, 1e9)) buy.price = *v;
+    if (auto v = b->choice("currency", {"CNY", "USD"})) buy.currency = *v == 0 ? "CNY" : "USD";
+    if (auto v = b->number("watts", 0, 1e5)) buy.watts = *v;
+    if (auto v = b->number("electricity_per_kwh", 0, 100)) buy.electricity_per_kwh = *v;
+    if (auto v = b->number("resale_fraction", 0, 1)) buy.resale_fraction = *v;
+    if (auto v = b->number("years", 0.1, 50)) buy.years = *v;
+    q.buy = buy;
   }
   if (const auto* prices = root.array("prices")) {
     for (size_t i = 0; i < prices->size(); ++i) {

@@ -51,6 +51,116 @@ nlohmann::json throughput_json(const Throughput& t) {
             {"exposed_communication", finite(t.step.exposed_communication_seconds, "step.exposed_communication")}}}};
 }
 
+// --- the planning section (contract "Planning section"; docs/api.md)
+
+nlohmann::json option_json(const StageOption& o) {
+  nlohmann::json j = {{"gpu", o.gpu},
+                      {"count", o.count},
+                      {"platform", o.platform},
+                      {"billing", billing_id(o.billing)},
+                      {"hours", finite(o.hours, "plan.hours")},
+                      {"cost", finite(o.cost, "plan.cost")},
+                      {"gpus_per_run", o.gpus_per_run},
+                      {"parallel_runs", o.parallel_runs},
+                      {"separate_rentals", o.separate_rentals},
+                      {"instances", o.instances},
+                      {"price_per_gpu_hour", finite(o.price_per_gpu_hour, "plan.price")},
+                      {"run_hours", finite(o.run_hours, "plan.run_hours")},
+                      {"wall_hours", finite(o.wall_hours, "plan.wall_hours")},
+                      {"compute_cost", finite(o.compute_cost, "plan.compute_cost")},
+                      {"storage_cost", finite(o.storage_cost, "plan.storage_cost")},
+                      {"tight_memory", o.tight_memory},
+                      {"education_discount", o.education_discount}};
+  if (o.spot)
+    j["spot"] = {{"interruptions_per_hour", finite(o.spot->interruptions_per_hour, "spot")},
+                 {"interruptions_assumed", o.spot->interruptions_assumed},
+                 {"checkpoint_seconds", finite(o.spot->checkpoint_seconds, "spot")},
+                 {"checkpoint_interval_hours", finite(o.spot->checkpoint_interval_hours, "spot")},
+                 {"overhead_fraction", finite(o.spot->overhead_fraction, "spot")},
+                 {"expected_interruptions", finite(o.spot->expected_interruptions, "spot")}};
+  return j;
+}
+
+nlohmann::json plan_json(const PlanResult& p) {
+  nlohmann::json stages = nlohmann::json::array();
+  for (const auto& s : p.stages) {
+    nlohmann::json j = s.feasible ? option_json(s.chosen) : nlohmann::json::object();
+    j["stage"] = stage_id(s.stage);
+    j["runs"] = s.runs;
+    j["data_fraction"] = finite(s.data_fraction, "plan.data_fraction");
+    j["feasible"] = s.feasible;
+    j["share"] = finite(s.share, "plan.share");
+    j["upload_hours"] = finite(s.upload_hours, "plan.upload_hours");
+    j["why"] = s.why;
+    if (!s.feasible) {
+      j["hours"] = 0;
+      j["cost"] = 0;
+    }
+    nlohmann::json alternatives = nlohmann::json::array();
+    for (const auto& a : s.alternatives) {
+      nlohmann::json aj = option_json(a.option);
+      aj["kind"] = a.kind;
+      alternatives.push_back(aj);
+    }
+    j["alternatives"] = alternatives;
+    nlohmann::json pareto = nlohmann::json::array();
+    for (const auto& o : s.pareto) pareto.push_back(option_json(o));
+    j["pareto"] = pareto;
+    stages.push_back(j);
+  }
+  nlohmann::json out = {{"category", category_id(p.category)},
+                        {"category_advice", p.category_advice},
+                        {"stages", stages},
+                        {"total_cost", finite(p.total_cost, "plan.total_cost")},
+                        {"currency", p.currency},
+                        {"within_budget", p.within_budget},
+                        {"wall_hours", finite(p.wall_hours, "plan.wall_hours")},
+                        {"meets_deadline", p.meets_deadline}};
+  if (p.budget) out["budget"] = finite(*p.budget, "plan.budget");
+  if (p.deadline_hours > 0) out["deadline_hours"] = finite(p.deadline_hours, "plan.deadline_hours");
+  nlohmann::json changes = nlohmann::json::array();
+  for (const auto& c : p.changes)
+    changes.push_back({{"code", c.code},
+                       {"saving", finite(c.saving, "plan.changes.saving")},
+                       {"new_total", finite(c.new_total, "plan.changes.new_total")},
+                       {"saving_is_upper_bound", c.saving_is_upper_bound},
+                       {"message", c.message}});
+  out["changes"] = changes;
+  nlohmann::json advice = nlohmann::json::array();
+  for (const auto& a : p.advice) advice.push_back({{"code", a.code}, {"message", a.message}});
+  out["advice"] = advice;
+  if (p.rent_vs_buy) {
+    const auto& b = *p.rent_vs_buy;
+    out["rent_vs_buy"] = {{"gpu", b.gpu},
+                          {"gpu_hours", finite(b.gpu_hours, "rent_vs_buy")},
+                          {"rent_per_gpu_hour", finite(b.rent_per_gpu_hour, "rent_vs_buy")},
+                          {"purchase_per_gpu", finite(b.purchase_per_gpu, "rent_vs_buy")},
+                          {"electricity_per_kwh", finite(b.electricity_per_kwh, "rent_vs_buy")},
+                          {"watts_per_gpu", finite(b.watts_per_gpu, "rent_vs_buy")},
+                          {"rent_cost", finite(b.rent_cost, "rent_vs_buy")},
+                          {"buy_cost", finite(b.buy_cost, "rent_vs_buy")},
+                          {"break_even_gpu_hours", finite(b.break_even_gpu_hours, "rent_vs_buy")},
+                          {"utilization_to_break_even", finite(b.utilization_to_break_even, "rent_vs_buy")},
+                          {"depreciation_per_year", finite(b.depreciation_per_year, "rent_vs_buy")},
+                          {"cheaper", b.cheaper},
+                          {"source", b.source}};
+  }
+  if (p.group) {
+    const auto& g = *p.group;
+    out["group"] = {{"people", g.people},
+                    {"gpus", g.gpus},
+                    {"gpu", g.gpu},
+                    {"platform", g.platform},
+                    {"billing", billing_id(g.billing)},
+                    {"machine_per_month", finite(g.machine_per_month, "group")},
+                    {"per_person_per_month", finite(g.per_person_per_month, "group")},
+                    {"per_person_gpu_hours_per_month", finite(g.per_person_gpu_hours_per_month, "group")},
+                    {"hourly_equivalent_per_month", finite(g.hourly_equivalent_per_month, "group")},
+                    {"saving_fraction", finite(g.saving_fraction, "group")}};
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Response& r) {
@@ -74,6 +184,7 @@ nlohmann::json to_json(const Response& r) {
   nlohmann::json warnings = nlohmann::json::array();
   for (const auto& w : r.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}});
   out["warnings"] = warnings;
+  if (r.plan) out["plan"] = plan_json(*r.plan);
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/memory.h"
+#include "gpuplan/planner.h"
 #include "gpuplan/request.h"
 #include "gpuplan/throughput.h"
 
@@ -33,6 +34,7 @@ struct Response {
   double recommended_bytes = 0;
   std::vector<GpuResult> gpus;
   std::vector<Warning> warnings;
+  std::optional<PlanResult> plan;       // with `stages`: the plan (gpuplan/planner.h, docs/api.md)
 };
 
 Response plan(const Request& request, const Catalog& catalog);

@@ -98,6 +98,22 @@ struct Prefs {
   std::string billing;                 // empty: any billing option
   std::vector<std::string> platforms;  // empty: every platform
   double deadline_days = 0;            // 0: no deadline
+  // Planning extras (docs/api.md, "Planning request"):
+  bool education = false;              // the user qualifies for the platforms' student discounts
+  double dataset_gb = 0;               // dataset size on disk, 10^9 bytes (upload and storage)
+  double storage_gb = -1;              // disk kept for data, checkpoints and outputs; < 0: dataset + checkpoints
+  double upload_mbps = 100;            // the user's upload bandwidth, 10^6 bit/s
+  int group_size = 1;                  // people sharing one rented 8-GPU machine
+};
+
+// Rent versus buy: the card or workstation the user could buy instead.
+struct BuyOption {
+  double price = 0;                    // per GPU; 0: the catalog's purchase price of the planned GPU
+  std::string currency = "CNY";
+  double watts = 0;                    // per GPU under load, host share included; 0: the card's TDP
+  double electricity_per_kwh = -1;     // in `currency`; < 0: 0.6 CNY (docs/api.md)
+  double resale_fraction = 0;          // of the price, recovered when the card is sold
+  double years = 3;                    // service life it is written off over
 };
 
 struct UserPrice {
@@ -118,6 +134,7 @@ struct Request {
   std::optional<Budget> budget;
   Prefs prefs;
   std::vector<UserPrice> prices;
+  std::optional<BuyOption> buy;
   std::optional<Baseline> baseline;
 };
 

@@ -1,0 +1,22 @@
+// The benchmark requests, shared by bench/plan_bench.cpp; tools/bench_plan.mjs
+// carries the same JSON text (keep the two in step).
+#pragma once
+
+namespace gpuplan::bench {
+
+// Every GPU, every platform and billing option (no hardware, no platform or
+// billing preference), three stages, a budget that is exceeded (so the ranked
+// changes are computed too) and a deadline.
+inline constexpr const char* kFullPlanRequest = R"({
+  "locale": "zh-CN",
+  "model": {"preset": "llama-3.1-8b"},
+  "workload": {"mode": "train", "method": "lora", "micro_batch": 4, "seq_len": 2048},
+  "data": {"samples": 50000, "epochs": 3},
+  "stages": [{"stage": "debug", "runs": 10}, {"stage": "formal", "runs": 12}, {"stage": "revision", "runs": 4}],
+  "budget": {"amount": 5000, "currency": "CNY"},
+  "prefs": {"deadline_days": 30, "dataset_gb": 20, "group_size": 4}
+})";
+
+inline constexpr const char* kSizingRequest = R"({"model": {"preset": "llama-3.1-8b"}, "data": {"samples": 50000, "epochs": 3}})";
+
+}  // namespace gpuplan::bench

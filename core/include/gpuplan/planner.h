@@ -1,0 +1,141 @@
+// The planning section (contract "Planning section", issue 5): from the
+// experiment's stages to a GPU, count, platform and billing option per stage,
+// their cost, the budget split and what to change when it does not fit.
+// Every choice carries its reason; the policy follows the seed articles and is
+// documented in docs/api.md ("How the planner decides").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/request.h"
+
+namespace gpuplan {
+
+enum class Category { single_gpu_small, single_gpu_large, multi_gpu, inference_eval };
+const char* category_id(Category c);
+const char* stage_id(Stage s);
+const char* billing_id(Billing b);
+
+// Spot / preemptible details of an option (gpuplan/pricing.h, estimate_spot).
+struct SpotDetail {
+  double interruptions_per_hour = 0;
+  bool interruptions_assumed = false;      // the platform publishes no rate: the planner's assumption
+  double checkpoint_seconds = 0;           // time to write one checkpoint
+  double checkpoint_interval_hours = 0;    // Young/Daly √(2·C·MTBF)
+  double overhead_fraction = 0;            // extra wall time over the on-demand run
+  double expected_interruptions = 0;
+};
+
+// One way to run a stage.
+struct StageOption {
+  std::string gpu;
+  std::string platform;
+  Billing billing = Billing::on_demand;
+  int gpus_per_run = 1;          // data-parallel GPUs one run uses
+  int parallel_runs = 1;         // runs side by side on one instance
+  bool separate_rentals = false; // one instance per run instead of one for the stage
+  int count = 1;                 // GPUs per instance: gpus_per_run × parallel_runs
+  int instances = 1;
+  double price_per_gpu_hour = 0; // in the plan's currency, discounts applied
+  double run_hours = 0;          // wall hours of one run, spot overhead included
+  double wall_hours = 0;         // the stage from first start to last result
+  double hours = 0;              // billed instance hours, all instances summed
+  double compute_cost = 0;
+  double storage_cost = 0;
+  double cost = 0;               // compute + storage
+  bool tight_memory = false;     // fits only inside the safety headroom
+  bool education_discount = false;
+  std::optional<SpotDetail> spot;
+};
+
+struct Alternative {
+  std::string kind;  // "cheapest", "fastest", "best-value"
+  StageOption option;
+};
+
+struct StagePlan {
+  Stage stage = Stage::formal;
+  int runs = 1;
+  double data_fraction = 1;
+  bool feasible = false;         // some option exists
+  StageOption chosen;
+  std::vector<Alternative> alternatives;
+  std::vector<StageOption> pareto;  // cost vs wall time, cheapest first
+  double upload_hours = 0;       // dataset upload before this stage (a new platform)
+  double share = 0;              // of the total cost
+  std::string why;               // the reason for the choice, in the request's locale
+};
+
+// A change that would bring an over-budget plan down, with its saving.
+struct BudgetChange {
+  std::string code;     // "qlora", "grad-accumulation", "spot", "fewer-runs", "campus"
+  double saving = 0;    // in the plan's currency
+  double new_total = 0;
+  bool saving_is_upper_bound = false;
+  std::string message;
+};
+
+struct RentVsBuyPlan {
+  std::string gpu;
+  double gpu_hours = 0;
+  double rent_per_gpu_hour = 0;
+  double purchase_per_gpu = 0;
+  double electricity_per_kwh = 0;
+  double watts_per_gpu = 0;
+  double rent_cost = 0;
+  double buy_cost = 0;
+  double break_even_gpu_hours = 0;
+  double utilization_to_break_even = 0;
+  double depreciation_per_year = 0;
+  std::string cheaper;  // "rent" or "buy"
+  std::string source;   // where the purchase price came from
+};
+
+struct GroupRentalPlan {
+  int people = 1;
+  int gpus = 8;
+  std::string gpu;
+  std::string platform;
+  Billing billing = Billing::on_demand;
+  double machine_per_month = 0;
+  double per_person_per_month = 0;
+  double per_person_gpu_hours_per_month = 0;
+  double hourly_equivalent_per_month = 0;  // the same GPU hours rented by the hour
+  double saving_fraction = 0;              // 1 − per_person / hourly_equivalent
+};
+
+struct Advice {
+  std::string code;
+  std::string message;
+};
+
+struct PlanWarning {
+  std::string code;
+  std::string message;
+};
+
+struct PlanResult {
+  Category category = Category::single_gpu_small;
+  std::string category_advice;
+  std::vector<StagePlan> stages;
+  double total_cost = 0;
+  std::string currency = "CNY";
+  bool within_budget = true;
+  std::optional<double> budget;             // in `currency`
+  double deadline_hours = 0;                // 0: none
+  double wall_hours = 0;                    // all stages and uploads, one after another
+  bool meets_deadline = true;
+  std::vector<BudgetChange> changes;        // ranked by saving, when over budget
+  std::vector<Advice> advice;
+  std::optional<RentVsBuyPlan> rent_vs_buy;
+  std::optional<GroupRentalPlan> group;
+  std::vector<PlanWarning> warnings;
+};
+
+// Plans the request's stages against the catalog; empty stages give an empty plan.
+PlanResult plan_stages(const Request& request, const Catalog& catalog);
+
+}  // namespace gpuplan

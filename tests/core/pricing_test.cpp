@@ -1,0 +1,126 @@
+// The cost arithmetic on its own: billing rounding, packages, spot expected
+// time (Young/Daly), storage, upload and rent versus buy, including the seeds'
+// worked example (seed 000: 200 h × ~20 CNY ≈ 4000 CNY against a card of
+// 100k+ CNY).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gpuplan/pricing.h"
+
+namespace gpuplan::test {
+namespace {
+
+TEST(Pricing, CurrencyConversionUsesTheCatalogRate) {
+  ExchangeRate fx{7.2, "2026-11", "test"};
+  EXPECT_DOUBLE_EQ(convert_currency(10, "USD", "CNY", fx), 72);
+  EXPECT_DOUBLE_EQ(convert_currency(72, "CNY", "USD", fx), 10);
+  EXPECT_DOUBLE_EQ(convert_currency(5, "CNY", "CNY", fx), 5);
+}
+
+TEST(Pricing, BillingRoundsUpToTheGranularityAndTheMinimum) {
+  EXPECT_DOUBLE_EQ(billed_seconds(61, 60, 0), 120);        // per minute
+  EXPECT_DOUBLE_EQ(billed_seconds(3601, 3600, 0), 7200);   // per hour
+  EXPECT_DOUBLE_EQ(billed_seconds(3600, 3600, 0), 3600);   // exact hours are not rounded up
+  EXPECT_DOUBLE_EQ(billed_seconds(10, 1, 60), 60);         // AWS: 60 s minimum, then per second
+  EXPECT_DOUBLE_EQ(billed_seconds(90.5, 1, 60), 91);
+  EXPECT_DOUBLE_EQ(billed_seconds(0, 3600, 3600), 0);      // nothing started, nothing billed
+}
+
+TEST(Pricing, PackagesBillWholePeriods) {
+  EXPECT_DOUBLE_EQ(package_billed_hours(20, Billing::monthly), kHoursPerMonth);
+  EXPECT_DOUBLE_EQ(package_billed_hours(kHoursPerMonth + 1, Billing::monthly), 2 * kHoursPerMonth);
+  EXPECT_DOUBLE_EQ(package_billed_hours(100, Billing::yearly), kHoursPerYear);
+  EXPECT_DOUBLE_EQ(package_billed_hours(20, Billing::on_demand), 20);
+}
+
+TEST(Pricing, SpotWithoutInterruptionsCostsNoExtraTime) {
+  SpotEstimate s = estimate_spot(10 * 3600, 60, 600, 0);
+  EXPECT_TRUE(s.feasible);
+  EXPECT_DOUBLE_EQ(s.overhead_fraction, 0);
+  EXPECT_DOUBLE_EQ(s.expected_interruptions, 0);
+}
+
+TEST(Pricing, SpotCheckpointIntervalIsYoungDaly) {
+  // C = 120 s, MTBF = 10 h = 36000 s: τ = √(2·120·36000) ≈ 2939 s.
+  SpotEstimate s = estimate_spot(100 * 3600, 120, 600, 0.1);
+  ASSERT_TRUE(s.feasible);
+  EXPECT_NEAR(s.checkpoint_interval_seconds, std::sqrt(2.0 * 120 * 36000), 1e-6);
+  // wall = W(1 + C/τ) / (1 − (τ/2 + R)/M), from the first-order model.
+  double tau = s.checkpoint_interval_seconds;
+  double expected = (1 + 120 / tau) / (1 - (tau / 2 + 600) / 36000) - 1;
+  EXPECT_NEAR(s.overhead_fraction, expected, 1e-12);
+  EXPECT_NEAR(s.expected_interruptions, 100 * (1 + s.overhead_fraction) * 0.1, 1e-9);
+}
+
+TEST(Pricing, YoungDalyIntervalMinimisesTheOverhead) {
+  // The overhead at τ must not exceed the overhead at other intervals: checked
+  // by evaluating the same first-order model around the optimum.
+  const double c = 300, m = 20 * 3600.0, r = 600;
+  auto overhead = [&](double tau) { return (1 + c / tau) / (1 - (tau / 2 + r) / m) - 1; };
+  SpotEstimate s = estimate_spot(1000 * 3600.0, c, r, 3600 / m);
+  for (double f : {0.5, 0.8, 1.25, 2.0}) EXPECT_LE(s.overhead_fraction, overhead(s.checkpoint_interval_seconds * f) + 1e-3);
+}
+
+TEST(Pricing, SpotIsInfeasibleWhenReclaimsOutpaceProgress) {
+  // A reclaim every 6 minutes against a 10-minute restart: no progress.
+  EXPECT_FALSE(estimate_spot(10 * 3600, 60, 600, 10).feasible);
+}
+
+TEST(Pricing, StorageBillsBeyondTheFreeAllowanceProRata) {
+  EXPECT_DOUBLE_EQ(storage_cost(150, 50, 0.3, kHoursPerMonth), 30);
+  EXPECT_DOUBLE_EQ(storage_cost(150, 50, 0.3, kHoursPerMonth / 2), 15);
+  EXPECT_DOUBLE_EQ(storage_cost(40, 50, 0.3, kHoursPerMonth), 0);
+}
+
+TEST(Pricing, UploadTimeFromBandwidth) {
+  // 100 GB at 100 Mbit/s: 8·10^11 bit / 10^8 bit/s = 8000 s.
+  EXPECT_NEAR(upload_hours(100, 100), 8000.0 / 3600, 1e-12);
+  EXPECT_DOUBLE_EQ(upload_hours(0, 100), 0);
+}
+
+// Seed 000: "这个课题总训练时长约200小时，按A100单卡每小时约20元算，总花费四千元左右，
+// 对比买一张A100显卡十几万元的预算，这笔支出基本可以忽略不计".
+TEST(Pricing, SeedExampleRentingBeatsBuyingAnA100) {
+  RentVsBuyInput in;
+  in.rent_per_gpu_hour = 20;
+  in.purchase_per_gpu = 100000;
+  in.watts_per_gpu = 400;          // A100 SXM TDP
+  in.electricity_per_kwh = 0.6;
+  in.gpu_hours = 200;
+  RentVsBuy r = rent_vs_buy(in);
+  EXPECT_DOUBLE_EQ(r.rent_cost, 4000);
+  EXPECT_TRUE(r.rent_is_cheaper);
+  EXPECT_NEAR(r.electricity_per_gpu_hour, 0.24, 1e-12);
+  // Break-even: 100000 / (20 − 0.24) ≈ 5061 GPU hours, about 25 such projects.
+  EXPECT_NEAR(r.break_even_gpu_hours, 100000 / 19.76, 1e-6);
+  EXPECT_GT(r.break_even_gpu_hours / in.gpu_hours, 25);
+  // Over three years the card must be busy about a fifth of the time to pay off.
+  EXPECT_NEAR(r.utilization_to_break_even, r.break_even_gpu_hours / (3 * kHoursPerYear), 1e-12);
+}
+
+TEST(Pricing, BuyingWinsForHeavyUse) {
+  RentVsBuyInput in;
+  in.rent_per_gpu_hour = 2.5;      // a rented RTX 4090
+  in.purchase_per_gpu = 15000;
+  in.watts_per_gpu = 450;
+  in.electricity_per_kwh = 0.6;
+  in.resale_fraction = 0.4;
+  in.gpu_hours = 3 * kHoursPerYear * 0.8;
+  RentVsBuy r = rent_vs_buy(in);
+  EXPECT_FALSE(r.rent_is_cheaper);
+  EXPECT_DOUBLE_EQ(r.buy_cost, 15000 * 0.6 + 0.27 * in.gpu_hours);
+}
+
+TEST(Pricing, NoBreakEvenWhenElectricityExceedsTheRent) {
+  RentVsBuyInput in;
+  in.rent_per_gpu_hour = 0.1;
+  in.purchase_per_gpu = 1000;
+  in.watts_per_gpu = 400;
+  in.electricity_per_kwh = 1;
+  in.gpu_hours = 10;
+  EXPECT_DOUBLE_EQ(rent_vs_buy(in).break_even_gpu_hours, 0);
+}
+
+}  // namespace
+}  // namespace gpuplan::test
