@@ -479,6 +479,42 @@ double lora_trainable_params(const ModelSpec& model, const Lora& lora) {
   return adapter_params(model, model_shapes(model), lora);
 }
 
+namespace {
+
+// Largest value in [1, limit] for which fits(value) holds, given that memory
+// grows with it (every term above is non-decreasing in batch and length);
+// 0 when even 1 does not fit. Bisection: about 25 estimates.
+template <class Fits>
+int largest_fitting(int limit, Fits fits) {
+  if (!fits(1)) return 0;
+  int lo = 1, hi = limit;
+  if (fits(hi)) return hi;
+  while (hi - lo > 1) {
+    int mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+}  // namespace
+
+FitLimits fit_limits(const ModelSpec& m, const Workload& w, double capacity_bytes) {
+  FitLimits out;
+  Workload probe = w;
+  out.max_micro_batch = largest_fitting(65536, [&](int b) {
+    probe.micro_batch = b;
+    return estimate_memory(m, probe).total_bytes <= capacity_bytes;
+  });
+  if (m.kind != ModelKind::cnn) {
+    probe = w;
+    out.max_seq_len = largest_fitting(1 << 24, [&](int s) {
+      probe.seq_len = s;
+      return estimate_memory(m, probe).total_bytes <= capacity_bytes;
+    });
+  }
+  return out;
+}
+
 MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
   if (m.kind == ModelKind::cnn) return cnn_memory(m, w);
   const ModelShapes s = model_shapes(m);

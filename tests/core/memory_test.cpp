@@ -61,5 +61,99 @@ TEST(Memory, InferenceKvCacheRespectsGroupedQueryAttention) {
   EXPECT_DOUBLE_EQ(kv, expected);
 }
 
+TEST(Memory, ReverseQuestionsAreTheEdgeOfFitting) {
+  Request q = request(R"({"method":"lora","seq_len":1024,"grad_checkpointing":true})", "llama-3.1-8b");
+  const double card = 24.0 * kGiB;
+  FitLimits limits = fit_limits(q.model, q.workload, card);
+  ASSERT_GT(limits.max_micro_batch, 0);
+  ASSERT_GT(limits.max_seq_len, 0);
+  Workload w = q.workload;
+  w.micro_batch = limits.max_micro_batch;
+  EXPECT_LE(estimate_memory(q.model, w).total_bytes, card);
+  w.micro_batch += 1;
+  EXPECT_GT(estimate_memory(q.model, w).total_bytes, card);
+  w = q.workload;
+  w.seq_len = limits.max_seq_len;
+  EXPECT_LE(estimate_memory(q.model, w).total_bytes, card);
+  w.seq_len += 1;
+  EXPECT_GT(estimate_memory(q.model, w).total_bytes, card);
+}
+
+TEST(Memory, ReverseQuestionsSayZeroWhenNothingFits) {
+  // 70B in bf16 weights alone is ~130 GiB: no batch fits a 24 GiB card.
+  Request q = request(R"({"mode":"infer","precision":"bf16"})", "llama-2-70b");
+  FitLimits limits = fit_limits(q.model, q.workload, 24.0 * kGiB);
+  EXPECT_EQ(limits.max_micro_batch, 0);
+  EXPECT_EQ(limits.max_seq_len, 0);
+}
+
+TEST(Memory, ResponseCarriesTheReverseQuestionsPerGpu) {
+  nlohmann::json r = run({{"model", {{"preset", "llama-3.1-8b"}}},
+                          {"workload", {{"method", "qlora"}, {"grad_checkpointing", true}}},
+                          {"hardware", {{"gpu", "rtx-4090"}, {"count", 1}}}});
+  ASSERT_TRUE(r.contains("gpus")) << r.dump();
+  EXPECT_GT(r["gpus"][0]["max_micro_batch"].get<int>(), 1);
+  EXPECT_GT(r["gpus"][0]["max_seq_len"].get<int>(), 2048);
+}
+
+TEST(Memory, GradientsAndActivationsPeakAtDifferentMoments) {
+  // Without accumulation, backward frees activations while gradients appear:
+  // the peak is the larger of the two, not their sum. Accumulating keeps the
+  // previous micro-batches' gradients through forward: then they add.
+  Request q = request(R"({"precision":"bf16-true","micro_batch":1,"seq_len":512})", "llama-3.2-1b");
+  MemoryEstimate single = estimate_memory(q.model, q.workload);
+  q.workload.grad_accumulation = 4;
+  MemoryEstimate accumulated = estimate_memory(q.model, q.workload);
+  EXPECT_GT(accumulated.allocated_bytes, single.allocated_bytes);
+  EXPECT_GE(component(accumulated, "gradients"), 2 * q.model.params);
+}
+
+TEST(Memory, LossCompileAndOffloadFieldsEachLowerThePeak) {
+  const std::string base = R"("precision":"bf16-true","micro_batch":2,"seq_len":4096)";
+  Request q = request("{" + base + "}", "llama-3.2-3b");
+  double standard = estimate_memory(q.model, q.workload).total_bytes;
+  q.workload.loss = Loss::chunked;
+  double chunked = estimate_memory(q.model, q.workload).total_bytes;
+  q.workload.loss = Loss::fused;
+  double fused = estimate_memory(q.model, q.workload).total_bytes;
+  EXPECT_LT(chunked, standard);
+  EXPECT_LT(fused, chunked);
+  q.workload.loss = Loss::standard;
+  q.workload.torch_compile = true;
+  EXPECT_LT(estimate_memory(q.model, q.workload).total_bytes, standard);
+  q.workload.torch_compile = false;
+  q.workload.grad_checkpointing = true;
+  double checkpointed = estimate_memory(q.model, q.workload).total_bytes;
+  q.workload.activation_offload = true;
+  EXPECT_LT(estimate_memory(q.model, q.workload).total_bytes, checkpointed);
+}
+
+TEST(Memory, GatedMlpIsInferredFromTheParameterCount) {
+  // GPT-2 XL dimensions (plain GELU MLP) and Llama 2 7B dimensions (SwiGLU),
+  // given without gated_mlp: the published totals decide.
+  auto gated = [](const std::string& model) {
+    auto r = parse_request(R"({"model":)" + model + "}", embedded_catalog());
+    EXPECT_TRUE(r.ok());
+    return r.ok() && r.value().model.gated_mlp;
+  };
+  EXPECT_FALSE(gated(R"({"params":1557611200,"layers":48,"hidden":1600,"heads":25,"ffn":6400,"vocab":50257})"));
+  EXPECT_TRUE(gated(R"({"params":6738415616,"layers":32,"hidden":4096,"heads":32,"ffn":11008,"vocab":32000})"));
+}
+
+TEST(Memory, ContradictoryDimensionsAreErrorsNamingTheField) {
+  auto path_of = [](const std::string& request) {
+    auto r = parse_request(request, embedded_catalog());
+    return r.ok() ? std::string("ok") : r.error().path;
+  };
+  const std::string dims = R"("params":1e9,"layers":24,"hidden":2048,"vocab":32000)";
+  EXPECT_EQ(path_of(R"({"model":{)" + dims + R"(,"heads":30}})"), "model.heads");
+  EXPECT_EQ(path_of(R"({"model":{)" + dims + R"(,"heads":16,"kv_heads":32}})"), "model.kv_heads");
+  EXPECT_EQ(path_of(R"({"model":{)" + dims + R"(,"heads":16},"workload":{"method":"lora","lora":{"rank":4096}}})"),
+            "workload.lora.rank");
+  EXPECT_EQ(path_of(R"({"model":{"preset":"gpt2"},"workload":{"seq_len":0}})"), "workload.seq_len");
+  EXPECT_EQ(path_of(R"({"model":{"preset":"gpt2"},"workload":{"loss":"sparse"}})"), "workload.loss");
+  EXPECT_EQ(path_of(R"({"model":{"preset":"gpt2"},"workload":{"grad_accumulation":0}})"), "workload.grad_accumulation");
+}
+
 }  // namespace
 }  // namespace gpuplan::test

@@ -30,4 +30,15 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const Workload& workload)
 // Parameters trained by the adapter (LoRA / QLoRA), from the dimensions.
 double lora_trainable_params(const ModelSpec& model, const Lora& lora);
 
+// Reverse questions (docs/api.md, gpus[].max_micro_batch / max_seq_len): the
+// largest micro-batch (at the workload's sequence length) and the longest
+// sequence (at its micro-batch) whose total_bytes still fits capacity_bytes.
+// 0 when even 1 does not fit; max_seq_len is 0 for convolutional nets, which
+// have no sequence. Capped at the request limits (65536 samples, 2^24 tokens).
+struct FitLimits {
+  int max_micro_batch = 0;
+  int max_seq_len = 0;
+};
+FitLimits fit_limits(const ModelSpec& model, const Workload& workload, double capacity_bytes);
+
 }  // namespace gpuplan

@@ -26,6 +26,7 @@ struct GpuResult {
   MemoryEstimate memory;      // per GPU at `count`
   Throughput throughput;      // at `count`
   double hours = 0;           // wall-clock hours for the request's data; 0 without data
+  FitLimits limits;           // largest micro-batch / sequence that fit this card at `count` (memory.h)
 };
 
 struct Response {
