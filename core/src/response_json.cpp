@@ -178,7 +178,9 @@ nlohmann::json to_json(const Response& r) {
                     {"throughput", throughput_json(g.throughput)},
                     {"hours", finite(g.hours, "hours")},
                     {"hours_low", finite(g.hours / std::max(1e-9, g.throughput.high_factor), "hours_low")},
-                    {"hours_high", finite(g.hours / std::max(1e-9, g.throughput.low_factor), "hours_high")}});
+                    {"hours_high", finite(g.hours / std::max(1e-9, g.throughput.low_factor), "hours_high")},
+                    {"max_micro_batch", g.limits.max_micro_batch},
+                    {"max_seq_len", g.limits.max_seq_len}});
   }
   out["gpus"] = gpus;
   nlohmann::json warnings = nlohmann::json::array();
