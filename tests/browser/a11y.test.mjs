@@ -53,6 +53,16 @@ test('keyboard only: tab to a control, change it, the result is announced', asyn
   await page.keyboard.press('Tab');
   await page.waitForTimeout(300);
   assert.notEqual(await page.textContent('#live'), live, 'the live region did not announce the new result');
+  // A change that rebuilds the form (task: train -> inference) keeps the focus where it was.
+  await page.focus('[data-path="workload.mode"]');
+  await page.selectOption('[data-path="workload.mode"]', 'infer');
+  await page.waitForSelector('[data-path="workload.kv_cache_bits"]', { state: 'attached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-path')), 'workload.mode');
+  // So does switching the language.
+  await page.focus('#lang-toggle');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'lang-toggle');
   // Sorting the GPU table by keyboard.
   await page.focus('[data-key="sort/hours"]');
   await page.keyboard.press('Enter');

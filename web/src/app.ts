@@ -134,7 +134,20 @@ export class App implements Ctx {
     }
   }
 
+  // After a full re-render (language, mode, model source), keyboard focus
+  // returns to the control that had it, found by its stable id or field path.
+  private focusKey(): string | null {
+    const a = document.activeElement as HTMLElement | null;
+    if (!a || a === document.body) return null;
+    const path = a.getAttribute('data-path');
+    if (path) return `[data-path="${CSS.escape(path)}"]`;
+    const key = a.getAttribute('data-key');
+    if (key) return `[data-key="${CSS.escape(key)}"]`;
+    return a.id && !/-\d+$/.test(a.id) ? `#${CSS.escape(a.id)}` : null;
+  }
+
   renderAll(): void {
+    const focus = this.focusKey();
     this.lang = this.state.lang || detectLang(navigator.languages ?? [navigator.language]);
     this.t = translator(this.lang);
     document.documentElement.lang = this.lang;
@@ -167,6 +180,7 @@ export class App implements Ctx {
     }
     inputs.append(stagesView(this), workloadView(this));
     this.renderResults();
+    if (focus) this.root.querySelector<HTMLElement>(focus)?.focus();
   }
 
   private renderNotes(): void {
@@ -180,8 +194,7 @@ export class App implements Ctx {
   }
 
   renderResults(figureOnly = false): void {
-    const active = document.activeElement as HTMLElement | null;
-    const key = active?.getAttribute('data-key') ?? (active?.id === 'target-gpu' ? 'id:target-gpu' : null);
+    const focus = this.focusKey();
     this.compute(figureOnly);
     this.markInvalid();
     const t = this.t;
@@ -205,10 +218,7 @@ export class App implements Ctx {
       this.figureMarked = true;
       performance.mark('gpuplan:first-figure');
     }
-    if (key) {
-      const el = key.startsWith('id:') ? document.getElementById(key.slice(3)) : this.els.results.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
-      el?.focus();
-    }
+    if (focus && document.activeElement === document.body) this.root.querySelector<HTMLElement>(focus)?.focus();
   }
 
   private markInvalid(): void {
