@@ -267,6 +267,39 @@ TEST(TimeSeeds, BertLargeOn2xA100Versus4x2080TiMatchesTheReportedRatio) {
   EXPECT_GT(amp_ratio, 3.0);
 }
 
+// Gradient accumulation: the optimizer step and DDP's all-reduce (skipped with
+// no_sync until the last micro-batch) happen once per accumulation cycle.
+TEST(TimeMultiGpu, GradientAccumulationAmortizesTheAllReduceAndTheOptimizer) {
+  const Gpu& g = gpu("rtx-3090");
+  Workload w = ddp(train(Precision::fp16_mixed, 32, 128), 2);
+  Workload acc = w;
+  acc.grad_accumulation = 8;
+  Throughput once = estimate_throughput(bert(false), w, g, 2);
+  Throughput amortized = estimate_throughput(bert(false), acc, g, 2);
+  EXPECT_GT(amortized.scaling_efficiency, once.scaling_efficiency);
+  EXPECT_GT(amortized.samples_per_s, once.samples_per_s);
+  EXPECT_NEAR(amortized.step.optimizer_seconds, once.step.optimizer_seconds / 8, 1e-12);
+  // One optimizer step now spans eight micro-batches.
+  EXPECT_NEAR(amortized.step_seconds, 8 * 2 * 32 / amortized.samples_per_s, 1e-9);
+}
+
+TEST(TimeWorkSize, TorchCompileHelpsMostWhereKernelsAndTrafficDominate) {
+  const Gpu& g = gpu("a100-sxm4-80g");
+  Workload small = train(Precision::bf16_mixed, 2, 128);
+  Workload small_compiled = small;
+  small_compiled.torch_compile = true;
+  Workload big = train(Precision::bf16_mixed, 64, 512);
+  Workload big_compiled = big;
+  big_compiled.torch_compile = true;
+  double small_gain = estimate_throughput(bert(true), small_compiled, g, 1).samples_per_s /
+                      estimate_throughput(bert(true), small, g, 1).samples_per_s;
+  double big_gain = estimate_throughput(bert(true), big_compiled, g, 1).samples_per_s /
+                    estimate_throughput(bert(true), big, g, 1).samples_per_s;
+  EXPECT_GT(small_gain, big_gain);
+  EXPECT_GT(big_gain, 1.0);
+  EXPECT_LT(big_gain, 1.6);  // compile cannot speed up the matmuls themselves
+}
+
 TEST(TimeBaseline, MeasuredRateRescalesEveryEstimate) {
   // "My 4 x 2080 Ti take 55 minutes an epoch" of 88k SQuAD samples.
   Workload w = ddp(train(Precision::fp32, 4, 384), 4);

@@ -16,8 +16,10 @@ namespace gpuplan {
 enum class ComputeUnit { fp32_cuda, tf32_tensor, fp16_tensor, bf16_tensor };
 std::string_view compute_unit_name(ComputeUnit unit);  // "fp32", "tf32", "fp16-tensor", "bf16-tensor"
 
-// One step (train: one micro-batch per GPU; infer: one batch) taken apart.
-// The step takes max(gpu_seconds, host_seconds) + exposed_communication_seconds.
+// One step (train: one micro-batch per GPU, with the optimizer step and the
+// gradient reduction averaged over workload.grad_accumulation micro-batches;
+// infer: one batch) taken apart. It takes
+// max(gpu_seconds, host_seconds) + exposed_communication_seconds.
 struct StepTime {
   double compute_seconds = 0;        // matmul / convolution FLOPs at the achieved rate
   double memory_seconds = 0;         // activation, dequantization and KV/weight traffic at achieved bandwidth
@@ -32,7 +34,7 @@ struct StepTime {
 struct Throughput {
   double samples_per_s = 0;  // whole job, all GPUs together (infer: finished sequences or images)
   double tokens_per_s = 0;   // whole job (infer: generated tokens)
-  double step_seconds = 0;   // one optimizer step (train) or one batch (infer)
+  double step_seconds = 0;   // one optimizer step (train: grad_accumulation micro-batches) or one batch (infer)
   double low_factor = 1;     // plausible range of the rate, as factors on it
   double high_factor = 1;
   double utilization = 0;    // achieved fraction of the precision's peak (model FLOPs utilization)
