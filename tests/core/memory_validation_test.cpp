@@ -136,9 +136,12 @@ std::string case_name(const ::testing::TestParamInfo<nlohmann::json>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Published, MemoryCase, ::testing::ValuesIn(usable_cases()), case_name);
 
+// Nearest-rank quantile on the sorted errors; the median of an even count is
+// the mean of the two middle values (as tools/memory_error_table.py prints).
 double quantile(std::vector<double> xs, double q) {
   if (xs.empty()) return 0;
   std::sort(xs.begin(), xs.end());
+  if (q == 0.5 && xs.size() % 2 == 0) return (xs[xs.size() / 2 - 1] + xs[xs.size() / 2]) / 2;
   return xs[std::min(xs.size() - 1, size_t(q * double(xs.size() - 1) + 0.5))];
 }
 
