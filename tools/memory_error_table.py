@@ -4,7 +4,10 @@ print the measured error per case and per source (the table in
 docs/memory-model.md). The GoogleTest tests/core/memory_validation_test.cpp
 applies the same rules and fails when the error distribution degrades.
 
-usage: tools/memory_error_table.py [path/to/gpuplan] [--markdown] [--all]
+usage: tools/memory_error_table.py [path/to/gpuplan] [--markdown] [--all] [--strict]
+
+--strict compares cases whose statistic is unknown with reserved_bytes instead
+of accepting anything between allocated_bytes and total_bytes.
 """
 import json
 import os
@@ -14,6 +17,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GIB = 2.0 ** 30
+STRICT = "--strict" in sys.argv
 
 
 def plan(binary, request):
@@ -48,6 +52,8 @@ def evaluate(case, resp):
             lo = hi = reserved
         elif metric == "total":
             lo = hi = total
+        elif STRICT:  # --strict: read an unknown statistic as max_memory_reserved
+            lo = hi = reserved
         else:  # unknown: any figure between allocated and total is consistent
             lo, hi = alloc, total
     measured = case["measured_gib"]
