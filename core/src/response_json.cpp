@@ -1,5 +1,6 @@
 #include "response_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -14,7 +15,12 @@ double finite(double x, const char* what) {
   return x;
 }
 
-int64_t bytes(double x, const char* what) { return static_cast<int64_t>(std::llround(finite(x, what))); }
+// Byte counts are integers; a request at the edge of the allowed ranges (a
+// 16M-token sequence of a 16M-word vocabulary) can ask for more than an int64
+// holds: saturate at 2^63 - 1024 (more than any machine) instead of wrapping.
+int64_t bytes(double x, const char* what) {
+  return static_cast<int64_t>(std::llround(std::min(finite(x, what), 9.2233720368547748e18)));
+}
 
 nlohmann::json memory_json(const MemoryEstimate& m) {
   nlohmann::json components = nlohmann::json::array();

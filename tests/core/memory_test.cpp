@@ -140,6 +140,19 @@ TEST(Memory, GatedMlpIsInferredFromTheParameterCount) {
   EXPECT_TRUE(gated(R"({"params":6738415616,"layers":32,"hidden":4096,"heads":32,"ffn":11008,"vocab":32000})"));
 }
 
+TEST(Memory, ExtremeRequestsSaturateInsteadOfWrapping) {
+  // The largest allowed sequence, batch and vocabulary ask for ~10^23 bytes:
+  // the response must stay a positive integer, not wrap around int64.
+  nlohmann::json r = run({{"model", {{"params", 1e14}, {"layers", 1000}, {"hidden", 1048576}, {"heads", 4096},
+                                     {"vocab", 16000000}}},
+                          {"workload", {{"micro_batch", 65536}, {"seq_len", 16777216}, {"flash_attention", false}}},
+                          {"hardware", {{"gpu", "h100-sxm"}, {"count", 1}}}});
+  ASSERT_TRUE(r.contains("memory")) << r.dump().substr(0, 300);
+  EXPECT_GT(r["memory"]["per_gpu"]["total_bytes"].get<int64_t>(), int64_t(1) << 62);
+  EXPECT_GT(r["gpus"][0]["memory_total_bytes"].get<int64_t>(), 0);
+  EXPECT_FALSE(r["gpus"][0]["fits"].get<bool>());
+}
+
 TEST(Memory, ContradictoryDimensionsAreErrorsNamingTheField) {
   auto path_of = [](const std::string& request) {
     auto r = parse_request(request, embedded_catalog());
