@@ -7,7 +7,7 @@ import { hours, money, percent, num } from '../format';
 import { label } from '../i18n';
 import { convert } from '../pricing';
 import { stageRuns } from '../state';
-import type { Plan, RentVsBuy } from '../types';
+import type { Plan, PlanStage, RentVsBuy } from '../types';
 import type { Ctx } from './context';
 import { section } from './controls';
 import { rows, type Row } from './gpus';
@@ -92,7 +92,8 @@ export function budgetView(ctx: Ctx): HTMLElement {
           h('td', null, hours(lang, s.hours)),
           h('td', null, money(lang, s.cost, b.currency)),
           h('td', null, percent(lang, s.share))))))),
-    whys.length ? h('ul', { class: 'whys' }, whys.map(([st, why]) => h('li', null, h('strong', null, label(t, 'stage', st)), `: ${why}`))) : null,
+    whys.length ? h('ul', { class: 'whys' }, whys.map(([st, why]) => h('li', null, h('strong', null, label(t, 'stage', st)), `: ${why}`,
+      alternativesLine(ctx, (plan?.stages ?? []).find((x) => x.stage === st), b.currency)))) : null,
     plan?.category_advice ? h('p', { class: 'help' }, plan.category_advice) : null,
     b.source === 'planner'
       ? h('p', null, t('budget.wall.plan', { time: hours(lang, b.wallHours) }),
@@ -107,6 +108,19 @@ export function budgetView(ctx: Ctx): HTMLElement {
     plan?.rent_vs_buy ? rentVsBuy(ctx, plan.rent_vs_buy, b.currency) : null,
     over ? h('h3', null, t('budget.cheaper')) : null,
     over ? (alternatives.length ? h('ol', { class: 'changes' }, alternatives.map((a) => h('li', null, a))) : h('p', null, t('budget.cheaper.none'))) : null);
+}
+
+// The planner's other options for a stage (cheapest, fastest, best value).
+function alternativesLine(ctx: Ctx, stage: PlanStage | undefined, currency: string): HTMLElement | null {
+  const { t, lang } = ctx;
+  const alts = Array.isArray(stage?.alternatives) ? (stage.alternatives as PlanStage[]) : [];
+  const others = alts.filter((a) => !(a.gpu === stage?.gpu && a.platform === stage?.platform && a.billing === stage?.billing));
+  if (!others.length) return null;
+  return h('span', { class: 'range' }, `${t('budget.alternatives')} `, others.map((a, i) => {
+    const p = ctx.catalog.platforms.find((x) => x.id === a.platform);
+    const name = p ? (lang === 'zh-CN' ? p.name_zh ?? p.name : p.name) : String(a.platform ?? '');
+    return `${i ? t('list.sep') : ''}${label(t, 'alt', String(a.kind ?? ''))}: ${ctx.gpu(String(a.gpu ?? ''))?.name ?? a.gpu} ×${num(lang, a.count)} · ${name} · ${money(lang, a.cost, currency)} · ${hours(lang, a.wall_hours)}`;
+  }).join(''));
 }
 
 function rentVsBuy(ctx: Ctx, r: RentVsBuy, currency: string): HTMLElement {
