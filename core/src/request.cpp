@@ -122,6 +122,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->integer("image_size", 8, 16384)) w.image_size = *v;
     if (auto v = r->boolean("grad_checkpointing")) w.grad_checkpointing = *v;
     if (auto v = r->boolean("flash_attention")) w.flash_attention = *v;
+    if (auto v = r->boolean("tf32")) w.tf32 = *v;
     if (auto lora = r->object("lora")) {
       if (auto v = lora->integer("rank", 1, 65536)) w.lora.rank = *v;
       if (auto v = lora->choice("targets", {"qv", "attention", "all-linear"})) w.lora.targets = LoraTargets(*v);

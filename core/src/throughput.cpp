@@ -133,14 +133,16 @@ double link_bytes_per_s(const Gpu& g, int n) {
   return pcie * (g.segment == Segment::consumer ? kPcieHostStagedEfficiency : kPcieP2pEfficiency);
 }
 
-// Precision → unit. fp32 runs on TF32 tensor cores where they exist: cuDNN
-// convolutions allow TF32 by default, NGC containers and PyTorch <= 1.11 do
-// for matmuls too (since 1.12 matmuls need allow_tf32 / --tf32; the response
-// names the unit so the page can say so).
-ComputeUnit unit_for(const Gpu& g, Precision p) {
+// Precision → unit. fp32 runs on TF32 tensor cores where they exist unless the
+// request says TF32 is off (workload.tf32): cuDNN convolutions allow TF32 by
+// default, NGC containers and PyTorch <= 1.11 do for matmuls too; since 1.12
+// plain PyTorch matmuls need allow_tf32 / set_float32_matmul_precision("high")
+// / HF --tf32. CNNs keep TF32 either way (cuDNN's default).
+ComputeUnit unit_for(const Gpu& g, const ModelSpec& m, const Workload& w) {
   const auto& t = g.tflops;
-  switch (p) {
-    case Precision::fp32: return t.tf32 > 0 ? ComputeUnit::tf32_tensor : ComputeUnit::fp32_cuda;
+  switch (w.precision) {
+    case Precision::fp32:
+      return t.tf32 > 0 && (w.tf32 || m.kind == ModelKind::cnn) ? ComputeUnit::tf32_tensor : ComputeUnit::fp32_cuda;
     case Precision::fp16_mixed:
     case Precision::fp16: return t.fp16_tensor > 0 ? ComputeUnit::fp16_tensor : ComputeUnit::fp32_cuda;
     case Precision::bf16_mixed:
@@ -314,7 +316,7 @@ bool sharded_optimizer(Sharding s) { return s == Sharding::zero1 || s == Shardin
 
 Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
   Throughput t;
-  ComputeUnit unit = unit_for(g, w.precision);
+  ComputeUnit unit = unit_for(g, m, w);
   const double peak = unit_tflops(g, unit) * 1e12;
   const double bandwidth = g.memory_bandwidth_bytes_per_s * kBandwidthEfficiency;
   t.unit = unit;
@@ -374,7 +376,7 @@ Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
 
 Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
   Throughput t;
-  ComputeUnit unit = unit_for(g, w.precision);
+  ComputeUnit unit = unit_for(g, m, w);
   const double peak = unit_tflops(g, unit) * 1e12;
   const double bandwidth = g.memory_bandwidth_bytes_per_s * kBandwidthEfficiency;
   t.unit = unit;
@@ -473,7 +475,8 @@ std::string_view compute_unit_name(ComputeUnit unit) {
 }
 
 double peak_tflops_for(const Gpu& gpu, const Workload& workload, ComputeUnit* unit) {
-  ComputeUnit u = unit_for(gpu, workload.precision);
+  ModelSpec transformer;  // the unit does not depend on the model except for CNNs
+  ComputeUnit u = unit_for(gpu, transformer, workload);
   if (unit) *unit = u;
   return unit_tflops(gpu, u);
 }

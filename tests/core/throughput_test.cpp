@@ -83,6 +83,25 @@ TEST(TimePrecision, Fp32RunsOnTf32WhereTheCardHasIt) {
   EXPECT_EQ(unit, ComputeUnit::fp32_cuda);
 }
 
+TEST(TimePrecision, Tf32OffRunsTransformerMatmulsOnCudaCoresButNotConvolutions) {
+  const Gpu& a100 = gpu("a100-sxm4-80g");
+  Workload on = train(Precision::fp32, 32, 128);
+  Workload off = on;
+  off.tf32 = false;
+  Throughput with_tf32 = estimate_throughput(bert(true), on, a100, 1);
+  Throughput without = estimate_throughput(bert(true), off, a100, 1);
+  EXPECT_EQ(without.unit, ComputeUnit::fp32_cuda);
+  EXPECT_DOUBLE_EQ(without.peak_tflops, 19.5);
+  EXPECT_GT(with_tf32.samples_per_s, 2 * without.samples_per_s);
+  // cuDNN convolutions allow TF32 by default whatever the matmul setting.
+  Workload cnn = train(Precision::fp32, 64, 0);
+  cnn.tf32 = false;
+  EXPECT_EQ(estimate_throughput(resnet50(), cnn, a100, 1).unit, ComputeUnit::tf32_tensor);
+  nlohmann::json r = test::run(nlohmann::json::parse(
+      R"({"model":{"preset":"bert-large"},"workload":{"precision":"fp32","tf32":false},"hardware":{"gpu":"a100-sxm4-80g"}})"));
+  EXPECT_EQ(r["gpus"][0]["throughput"]["compute_unit"], "fp32");
+}
+
 TEST(TimePrecision, Bf16FallsBackToFp32OnCardsWithoutBf16TensorCores) {
   ComputeUnit unit;
   peak_tflops_for(gpu("v100-sxm2-16g"), train(Precision::bf16_mixed, 1, 128), &unit);

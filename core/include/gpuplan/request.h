@@ -49,6 +49,9 @@ struct Workload {
   // Measured over estimated speed on the user's own hardware (request
   // `baseline`, docs/time-model.md); 1 without one. Every rate is multiplied by it.
   double rate_scale = 1;
+  // fp32 matmuls may use TF32 tensor cores on Ampere and later (docs/time-model.md,
+  // "TF32 decision"); false: PyTorch >= 1.12's default without allow_tf32.
+  bool tf32 = true;
   // Memory fields (docs/api.md, "Memory fields"): what a run can do that
   // changes its peak, each defaulting to what plain PyTorch / HF Trainer does.
   Loss loss = Loss::standard;          // how the LM loss materialises the logits
