@@ -45,6 +45,13 @@ const Throughput& Evaluator::throughput_at(size_t gpu_index, int count) { return
 
 double Evaluator::run_hours_at(size_t gpu_index, int count) { return speed(gpu_index, count).hours; }
 
+const FitLimits& Evaluator::limits_at(int count, double capacity_bytes) {
+  for (const auto& l : limits_)
+    if (l.count == count && l.capacity_bytes == capacity_bytes) return l.limits;
+  limits_.push_back({count, capacity_bytes, fit_limits(q_.model, workload_at(count), capacity_bytes)});
+  return limits_.back().limits;
+}
+
 int Evaluator::fit_count(size_t gpu_index, double headroom, int first) {
   const double capacity = c_.gpus[gpu_index].memory_bytes;
   for (int n = std::max(1, first); n <= kMaxGpusSearched; n = next_gpu_count(n))

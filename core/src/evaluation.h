@@ -35,6 +35,10 @@ class Evaluator {
   // Wall-clock hours of one run over the request's whole data; 0 without data.
   double run_hours_at(size_t gpu_index, int count);
 
+  // Largest micro-batch and sequence that fit `capacity_bytes` at `count`
+  // (fit_limits, memory.h); cards of the same size share one search.
+  const FitLimits& limits_at(int count, double capacity_bytes);
+
   // Smallest count from `first` to kMaxGpusSearched whose memory per GPU,
   // times (1 + headroom), fits the card; 0 when none does.
   int fit_count(size_t gpu_index, double headroom, int first = 1);
@@ -52,6 +56,12 @@ class Evaluator {
   // Deques: references handed out stay valid as the caches grow.
   std::deque<std::pair<int, MemoryEstimate>> memory_;
   std::vector<std::deque<Speed>> speed_;  // per catalog GPU
+  struct Limits {
+    int count;
+    double capacity_bytes;
+    FitLimits limits;
+  };
+  std::deque<Limits> limits_;
 };
 
 }  // namespace gpuplan

@@ -135,6 +135,8 @@ constexpr Template kTemplates[] = {
     {"plan.change.saving", "可省约 {0} {1}，总计约 {2}。", "Saves about {0} {1}, for a total of about {2}."},
     {"plan.advice.small_budget", "预算在 5000 元以内：优先保证核心实验的算力，减少无意义的模型规模试探。",
      "Budget under 5000 CNY: keep the compute for the core experiments and skip exploratory model-size sweeps."},
+    {"plan.advice.upload_cpu_only", "在 {0} 用无卡模式上传约 {1} 小时只需约 {2} {3}，挂着 GPU 上传要约 {4} {3}。",
+     "On {0}, uploading for about {1} h in GPU-less mode costs about {2} {3}; with the GPUs attached it would cost about {4} {3}."},
     {"plan.advice.upload_without_gpu", "上传数据时用不挂 GPU 的实例（如 AutoDL 的无卡模式）或对象存储中转，别让 GPU 空转计费。",
      "Upload data on an instance with no GPU attached (e.g. AutoDL's GPU-less mode) or through object storage, so no GPU bills while you wait."},
 };

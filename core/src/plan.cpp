@@ -32,7 +32,7 @@ GpuResult evaluate(Evaluator& e, size_t gpu_index) {
   r.throughput = e.throughput_at(gpu_index, r.count);
   r.hours = e.run_hours_at(gpu_index, r.count);
   // Reverse questions at the count shown: how far batch and length can go.
-  r.limits = fit_limits(q.model, e.workload_at(r.count), g.memory_bytes);
+  r.limits = e.limits_at(r.count, g.memory_bytes);
   return r;
 }
 

@@ -125,7 +125,8 @@ class Planner {
   void fit_gpus();
   double checkpoint_bytes();
   std::vector<Candidate> candidates(const StageRequest& s);
-  void choose(const StageRequest& s, std::vector<Candidate>& all, StagePlan& out, std::vector<Candidate>& front);
+  void choose(const StageRequest& s, const std::vector<Candidate>& all, StagePlan& out, std::vector<Candidate>& front,
+              std::vector<Candidate>& full);
   StageOption to_option(const Candidate& c) const;
   Category classify();
   void deadline(PlanResult& r, std::vector<std::vector<Candidate>>& fronts);
@@ -134,6 +135,7 @@ class Planner {
   void group_rental(PlanResult& r);
   void warnings(PlanResult& r);
   std::string why(const StagePlan& sp, const Candidate& c);
+  void apply_credits(PlanResult& r);
   std::string msg(std::string_view code, std::initializer_list<std::string> args = {}) const {
     return message(q_.locale, code, args);
   }
@@ -432,7 +434,8 @@ StageOption Planner::to_option(const Candidate& c) const {
   return s;
 }
 
-void Planner::choose(const StageRequest& s, std::vector<Candidate>& all, StagePlan& out, std::vector<Candidate>& front) {
+void Planner::choose(const StageRequest& s, const std::vector<Candidate>& all, StagePlan& out,
+                     std::vector<Candidate>& front, std::vector<Candidate>& full) {
   front = pareto_front(all, Filter::policy);
   bool relaxed = false;
   if (front.empty()) {
@@ -440,7 +443,7 @@ void Planner::choose(const StageRequest& s, std::vector<Candidate>& all, StagePl
     relaxed = true;
   }
   if (front.empty()) front = pareto_front(all, Filter::all);
-  std::vector<Candidate> full = pareto_front(all, Filter::all);
+  full = pareto_front(all, Filter::all);
   if (front.empty()) return;
   // Formal and revision: when some option finishes a run within three days,
   // the slower ones are not the default (seed 003's multi-GPU rule).
@@ -544,13 +547,13 @@ PlanResult Planner::run(bool with_changes) {
     sp.runs = s.runs;
     sp.data_fraction = s.data_fraction;
     std::vector<Candidate> all = candidates(s);
-    std::vector<Candidate> front;
-    choose(s, all, sp, front);
+    std::vector<Candidate> front, full;
+    choose(s, all, sp, front, full);
     if (!sp.feasible) chosen_.push_back(Candidate{});
     // When the policy front cannot meet the deadline, the deadline search
     // may then use every option.
     fronts.push_back(std::move(front));
-    full_fronts.push_back(pareto_front(all, Filter::all));
+    full_fronts.push_back(std::move(full));
     r.stages.push_back(std::move(sp));
   }
   // Uploads: the dataset goes up once per platform, before its first stage.
@@ -572,6 +575,7 @@ PlanResult Planner::run(bool with_changes) {
   for (size_t i = 0; i < r.stages.size(); ++i) r.wall_hours += r.stages[i].chosen.wall_hours + r.stages[i].upload_hours;
   if (r.deadline_hours > 0) r.meets_deadline = r.wall_hours <= r.deadline_hours + 1e-9;
 
+  apply_credits(r);
   for (auto& sp : r.stages) {
     r.total_cost += sp.feasible ? sp.chosen.cost : 0;
   }
@@ -590,8 +594,21 @@ PlanResult Planner::run(bool with_changes) {
   // Seed 003: under 5000 CNY, keep the money for the core experiments.
   if (r.budget && convert_currency(*r.budget, currency_, "CNY", c_.fx) < kSmallBudgetCny)
     r.advice.push_back({"small-budget", msg("plan.advice.small_budget")});
-  if (q_.prefs.dataset_gb > 0)
+  if (q_.prefs.dataset_gb > 0) {
     r.advice.push_back({"upload-without-gpu", msg("plan.advice.upload_without_gpu")});
+    // Where the platform has a GPU-less mode, what the upload costs there
+    // against keeping the planned GPUs attached while it runs.
+    for (const auto& sp : r.stages) {
+      if (!sp.feasible || sp.upload_hours <= 0) continue;
+      const Platform* p = c_.find_platform(sp.chosen.platform);
+      if (!p || p->cpu_only_per_hour <= 0) continue;
+      double cpu = convert_currency(p->cpu_only_per_hour, p->currency, currency_, c_.fx) * sp.upload_hours;
+      double gpu = sp.chosen.price_per_gpu_hour * sp.chosen.count * sp.upload_hours;
+      r.advice.push_back({"upload-cpu-only", msg("plan.advice.upload_cpu_only",
+                                                 {p->name.in(q_.locale), hours_text(sp.upload_hours), money(cpu),
+                                                  currency_, money(gpu)})});
+    }
+  }
   return r;
 }
 
@@ -645,6 +662,29 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
   if (o.billing == Billing::monthly || o.billing == Billing::yearly) add("plan.why.package", {billing_id(o.billing)});
   if (o.education_discount) add("plan.why.education", {});
   return out;
+}
+
+// ---------------------------------------------------------------- education credits
+
+// Credits from the catalog's education programmes (vouchers, research
+// credits; seeds 000 and 004: "提交学生证能领代金券") when the user says they
+// qualify: each platform's credits pay its stages in order, once. They do not
+// change the choice: the plan's cost falls by at most the credit.
+void Planner::apply_credits(PlanResult& r) {
+  if (!q_.prefs.education) return;
+  for (const Platform& p : c_.platforms) {
+    double credit = 0;
+    for (const auto& e : p.education)
+      if (e.credit_amount > 0) credit += convert_currency(e.credit_amount, e.currency, currency_, c_.fx);
+    for (auto& sp : r.stages) {
+      if (credit <= 0) break;
+      if (!sp.feasible || sp.chosen.platform != p.id) continue;
+      double used = std::min(credit, sp.chosen.cost);
+      sp.chosen.credit = used;
+      sp.chosen.cost -= used;
+      credit -= used;
+    }
+  }
 }
 
 // ---------------------------------------------------------------- rent or buy, group
@@ -814,6 +854,7 @@ void Planner::budget_changes(PlanResult& r) {
   if (w.micro_batch > 1) {
     Request changed = q_;
     changed.workload.micro_batch = 1;
+    changed.workload.grad_accumulation = w.grad_accumulation * w.micro_batch;  // the same effective batch
     consider("grad-accumulation", changed, {std::to_string(w.micro_batch)});
   }
   if (q_.prefs.billing != "spot") {

@@ -75,6 +75,7 @@ nlohmann::json option_json(const StageOption& o) {
                       {"wall_hours", finite(o.wall_hours, "plan.wall_hours")},
                       {"compute_cost", finite(o.compute_cost, "plan.compute_cost")},
                       {"storage_cost", finite(o.storage_cost, "plan.storage_cost")},
+                      {"credit", finite(o.credit, "plan.credit")},
                       {"tight_memory", o.tight_memory},
                       {"education_discount", o.education_discount}};
   if (o.spot)
@@ -85,6 +86,20 @@ nlohmann::json option_json(const StageOption& o) {
                  {"overhead_fraction", finite(o.spot->overhead_fraction, "spot")},
                  {"expected_interruptions", finite(o.spot->expected_interruptions, "spot")}};
   return j;
+}
+
+// A Pareto point: what tells the options apart, so the list stays short.
+nlohmann::json option_brief_json(const StageOption& o) {
+  return {{"gpu", o.gpu},
+          {"count", o.count},
+          {"platform", o.platform},
+          {"billing", billing_id(o.billing)},
+          {"hours", finite(o.hours, "plan.hours")},
+          {"cost", finite(o.cost, "plan.cost")},
+          {"wall_hours", finite(o.wall_hours, "plan.wall_hours")},
+          {"gpus_per_run", o.gpus_per_run},
+          {"parallel_runs", o.parallel_runs},
+          {"separate_rentals", o.separate_rentals}};
 }
 
 nlohmann::json plan_json(const PlanResult& p) {
@@ -110,7 +125,7 @@ nlohmann::json plan_json(const PlanResult& p) {
     }
     j["alternatives"] = alternatives;
     nlohmann::json pareto = nlohmann::json::array();
-    for (const auto& o : s.pareto) pareto.push_back(option_json(o));
+    for (const auto& o : s.pareto) pareto.push_back(option_brief_json(o));
     j["pareto"] = pareto;
     stages.push_back(j);
   }

@@ -50,7 +50,7 @@ nlohmann::json test_catalog() {
        "billing_rules": {"granularity_seconds": 1, "minimum_charge_seconds": 0, "disk_bills_after_release": false},
        "storage": {"per_gb_month": 0.3, "free_gb": 50},
        "spot": {"discount": 0.5, "interruptions_per_hour": 0.02},
-       "off_peak_discount": 0.3, "sources": ["test"],
+       "off_peak_discount": 0.3, "cpu_only_per_hour": 0.1, "sources": ["test"],
        "offers": [
          {"gpu": "c24", "billing": "on-demand", "per_gpu_hour": {"low": 2, "typical": 2.5, "high": 3}, "currency": "CNY", "as_of": "2026-01", "source": "test"},
          {"gpu": "w48", "billing": "on-demand", "per_gpu_hour": {"low": 4, "typical": 4.5, "high": 5}, "currency": "CNY", "as_of": "2026-01", "source": "test"},
@@ -61,6 +61,7 @@ nlohmann::json test_catalog() {
       {"id": "cld", "name": "Cloud", "kind": "cloud", "currency": "USD",
        "billing_rules": {"granularity_seconds": 3600, "minimum_charge_seconds": 3600, "disk_bills_after_release": true},
        "storage": {"per_gb_month": 0.1}, "education_discount": 0.3, "sources": ["test"],
+       "education": [{"name": "Research credit", "credit": 5, "currency": "USD", "as_of": "2026-01", "source": "test"}],
        "offers": [
          {"gpu": "c24", "billing": "on-demand", "per_gpu_hour": {"low": 0.5, "typical": 0.6, "high": 0.7}, "currency": "USD", "as_of": "2026-01", "source": "test"},
          {"gpu": "d80", "billing": "on-demand", "per_gpu_hour": {"low": 1.5, "typical": 2, "high": 2.5}, "currency": "USD", "as_of": "2026-01", "source": "test"}
@@ -161,7 +162,8 @@ TEST(Planner, StageCostsSumToTheTotalAndSharesToOne) {
     for (const auto& s : p["stages"]) {
       sum += s["cost"].get<double>();
       shares += s["share"].get<double>();
-      EXPECT_NEAR(s["cost"].get<double>(), s["compute_cost"].get<double>() + s["storage_cost"].get<double>(), 1e-9);
+      EXPECT_NEAR(s["cost"].get<double>(),
+                  s["compute_cost"].get<double>() + s["storage_cost"].get<double>() - s["credit"].get<double>(), 1e-9);
     }
     EXPECT_NEAR(sum, p["total_cost"].get<double>(), 1e-9 * std::max(1.0, sum)) << preset;
     EXPECT_NEAR(shares, 1, 1e-9) << preset;
@@ -407,6 +409,23 @@ TEST(Planner, EducationDiscountAppliesOnlyWhenEligible) {
   EXPECT_TRUE(s["education_discount"].get<bool>());
 }
 
+TEST(Planner, EducationCreditsPayStagesOnceAndOnlyWhenEligible) {
+  auto q = small_request();
+  q["prefs"] = {{"platforms", {"cld"}}};
+  auto none = run_plan(q);
+  for (const auto& s : none["plan"]["stages"]) EXPECT_DOUBLE_EQ(s["credit"].get<double>(), 0);
+  q["prefs"]["education"] = true;
+  auto r = run_plan(q);
+  double credit = 0, before = 0;
+  for (const auto& s : r["plan"]["stages"]) {
+    credit += s["credit"].get<double>();
+    before += s["cost"].get<double>() + s["credit"].get<double>();
+  }
+  // 5 USD at the test rate of 7 CNY/USD, or the whole bill if smaller.
+  EXPECT_NEAR(credit, std::min(35.0, before), 1e-9);
+  EXPECT_NEAR(r["plan"]["total_cost"].get<double>(), before - credit, 1e-9);
+}
+
 TEST(Planner, OffPeakIsCheaperButSlower) {
   auto q = small_request();
   q["stages"] = nlohmann::json::array({{{"stage", "formal"}, {"runs", 1}}});
@@ -441,6 +460,12 @@ TEST(Planner, LongUploadIsTimedAndWarned) {
   EXPECT_GE(uploads, 200000.0 / 3600 - 1e-6);
   EXPECT_NEAR(stage(r, "debug")["upload_hours"].get<double>(), 200000.0 / 3600, 1e-6);
   EXPECT_TRUE(has_warning(r, "long_upload"));
+  // The marketplace has a GPU-less mode at 0.1 CNY/h: the advice prices it.
+  q["prefs"]["platforms"] = {"mkt"};
+  auto m = run_plan(q);
+  bool cpu_only = false;
+  for (const auto& a : m["plan"]["advice"]) cpu_only |= a["code"] == "upload-cpu-only";
+  EXPECT_TRUE(cpu_only) << m["plan"]["advice"].dump();
 }
 
 TEST(Planner, MonthlyPackageSoldAsHourlyPriceIsFlagged) {

@@ -45,7 +45,8 @@ struct StageOption {
   double hours = 0;              // billed instance hours, all instances summed
   double compute_cost = 0;
   double storage_cost = 0;
-  double cost = 0;               // compute + storage
+  double cost = 0;               // compute + storage − credit
+  double credit = 0;             // education credits spent on this stage (chosen option only)
   bool tight_memory = false;     // fits only inside the safety headroom
   bool education_discount = false;
   std::optional<SpotDetail> spot;

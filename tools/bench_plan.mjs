@@ -1,0 +1,77 @@
+// plan() timing in WebAssembly under node: the budget is a full plan (every
+// GPU, platform and billing option, three stages) in at most 1 ms median
+// (docs/performance.md). The requests are the ones bench/plan_bench.cpp times
+// natively, read from bench/plan_requests.h so the two cannot drift apart.
+//
+//   node tools/bench_plan.mjs [path/to/gpuplan.js] [--iterations N] [--json]
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const modulePath = resolve(args.find((a) => a.endsWith('.js')) ?? resolve(root, 'build/wasm/bin/gpuplan.js'));
+const iterations = Number(option('--iterations', '2000'));
+const budgetMs = 1.0;
+
+// The raw strings of bench/plan_requests.h: inline constexpr const char* kName = R"(...)";
+const header = readFileSync(resolve(root, 'bench/plan_requests.h'), 'utf8');
+const requests = {};
+for (const m of header.matchAll(/constexpr const char\* (k\w+) = R"\(([\s\S]*?)\)";/g)) requests[m[1]] = m[2];
+if (!requests.kFullPlanRequest) throw new Error('bench/plan_requests.h: kFullPlanRequest not found');
+
+const require = createRequire(import.meta.url);
+const factory = require(modulePath);
+const mod = await factory();
+
+function time(name, text) {
+  const first = JSON.parse(mod.plan(text));
+  if (first.error) throw new Error(`${name}: ${first.error.code} at ${first.error.path}: ${first.error.message}`);
+  for (let i = 0; i < Math.min(200, iterations); ++i) mod.plan(text); // warm up the JIT and the heap
+  // Wall time per call, and CPU time per call over batches of 20 (process.cpuUsage
+  // has microsecond resolution): on a shared, loaded machine the CPU time is the
+  // figure that does not depend on what else runs.
+  const ms = new Float64Array(iterations);
+  for (let i = 0; i < iterations; ++i) {
+    const t0 = performance.now();
+    mod.plan(text);
+    ms[i] = performance.now() - t0;
+  }
+  ms.sort();
+  const batch = 20, batches = Math.max(1, Math.floor(iterations / batch));
+  const cpu = new Float64Array(batches);
+  for (let b = 0; b < batches; ++b) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < batch; ++i) mod.plan(text);
+    const c = process.cpuUsage(c0);
+    cpu[b] = (c.user + c.system) / 1000 / batch;
+  }
+  cpu.sort();
+  const q = (a, f) => a[Math.min(a.length - 1, Math.floor(f * a.length))];
+  return { name, iterations, median_ms: q(ms, 0.5), p10_ms: q(ms, 0.1), p90_ms: q(ms, 0.9), max_ms: ms[ms.length - 1],
+           cpu_median_ms: q(cpu, 0.5), cpu_p10_ms: q(cpu, 0.1),
+           response_bytes: mod.plan(text).length, stages: first.plan ? first.plan.stages.length : 0 };
+}
+
+const results = [time('full plan (plan_json)', requests.kFullPlanRequest)];
+if (requests.kSizingRequest) results.push(time('sizing only (plan_json)', requests.kSizingRequest));
+if (flag('--json')) {
+  console.log(JSON.stringify({ node: process.version, module: modulePath, budget_ms: budgetMs, results }, null, 2));
+} else {
+  console.log(`node ${process.version}, ${modulePath}`);
+  for (const r of results)
+    console.log(`${r.name.padEnd(26)} wall median ${r.median_ms.toFixed(3)} ms  p10 ${r.p10_ms.toFixed(3)}  p90 ${r.p90_ms.toFixed(3)}` +
+                `  | CPU median ${r.cpu_median_ms.toFixed(3)} ms  p10 ${r.cpu_p10_ms.toFixed(3)}  (${r.iterations} runs, ${r.response_bytes} bytes)`);
+}
+const full = results[0];
+if (full.median_ms > budgetMs) {
+  console.error(`over budget: full plan median ${full.median_ms.toFixed(3)} ms > ${budgetMs} ms`);
+  process.exitCode = 1;
+}
