@@ -151,6 +151,10 @@ TEST(ThroughputValidation, MedianAbsoluteErrorIsAtMostTwentyPercent) {
     within50 += e <= 0.5;
   }
   std::printf("within 20%%: %d/%zu, within 50%%: %d/%zu\n", within20, abs_errors.size(), within50, abs_errors.size());
+  // Native and wasm must agree to the last bit (-ffp-contract=off): compare this line across builds.
+  double fingerprint = 0;
+  for (const auto& r : rows) fingerprint = fingerprint * 1.000001 + r.estimated;
+  std::printf("fingerprint %.17g\n", fingerprint);
   EXPECT_LE(median, 0.20);
   // The response's low-high range is the 20th-80th percentile of measured /
   // estimated: keep it in step with the model.
