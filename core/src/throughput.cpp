@@ -404,14 +404,15 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
       k.memory_seconds = 2 * tokens * m.layers * per_token_layer * (activation_bytes(w.precision) / 2) / bandwidth;
       k.kernels = m.layers * kKernelsPerLayerPass;
     }
-    flops = k.flops;
-    st.compute_seconds = k.compute_seconds / n;  // batch split across GPUs
-    st.memory_seconds = k.memory_seconds / n;
+    // Data parallel: every GPU runs its own batch of micro_batch.
+    flops = k.flops * n;
+    st.compute_seconds = k.compute_seconds;
+    st.memory_seconds = k.memory_seconds;
     st.kernel_tail_seconds = k.kernels * kKernelTailSeconds;
     st.gpu_seconds = st.compute_seconds + st.memory_seconds + st.kernel_tail_seconds;
     st.host_seconds = k.kernels * kHostSecondsPerKernel;
     t.step_seconds = std::max(st.gpu_seconds, st.host_seconds);
-    t.samples_per_s = b / t.step_seconds;
+    t.samples_per_s = n * b / t.step_seconds;
     t.tokens_per_s = m.kind == ModelKind::cnn ? 0 : t.samples_per_s * w.seq_len;
   } else {
     // Generation: the prompt is processed in one compute-bound pass (prefill);

@@ -196,6 +196,18 @@ TEST(TimeInference, BatchingRaisesTokensPerSecondUntilComputeBinds) {
   EXPECT_LT(many, 32 * one);
 }
 
+TEST(TimeInference, ImageInferenceOnSeveralGpusRunsABatchOnEach) {
+  Workload w;
+  w.mode = Mode::infer;
+  w.precision = Precision::fp16;
+  w.micro_batch = 64;
+  const Gpu& t4 = gpu("t4");
+  Throughput one = estimate_throughput(resnet50(), w, t4, 1);
+  Throughput four = estimate_throughput(resnet50(), w, t4, 4);
+  EXPECT_NEAR(four.samples_per_s, 4 * one.samples_per_s, 1e-9 * four.samples_per_s);
+  EXPECT_NEAR(four.utilization, one.utilization, 1e-12);
+}
+
 TEST(TimeMultiGpu, NvlinkScalesBetterThanPcieForTheSameWork) {
   Workload w = ddp(train(Precision::bf16_mixed, 8, 512), 8);
   double nvlink = estimate_throughput(bert(true), w, gpu("a100-sxm4-80g"), 8).scaling_efficiency;
