@@ -432,7 +432,8 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
     const double decode_bytes = (weights + b * kv_per_token * mean_context) / n;
     double decode_memory = decode_bytes / bandwidth;
     if (w.precision == Precision::int8 || w.precision == Precision::nf4 || w.precision == Precision::int4)
-      decode_memory += kDequantOpsPerWeight * m.params / n / (g.tflops.fp32 * 1e12);
+      // On the vector unit; a card with no published FP32 figure (Ascend 910B) uses its matrix rate.
+      decode_memory += kDequantOpsPerWeight * m.params / n / ((g.tflops.fp32 > 0 ? g.tflops.fp32 * 1e12 : peak));
     const double decode_compute = 2 * m.params * b / (achieved_rate * size_efficiency(m)) / n;
     const double decode_kernels = m.layers * kDecodeKernelsPerLayer;
     // Two all-reduces per layer per token under tensor parallelism: latency-bound.

@@ -394,6 +394,35 @@ TEST(TimeRobustness, AModelWithoutWorkGivesZerosNotNaN) {
   EXPECT_TRUE(std::isfinite(t.step_seconds));
 }
 
+TEST(TimeRobustness, EveryCatalogGpuGivesFiniteRatesForEveryPrecision) {
+  const Precision train_precisions[] = {Precision::fp32, Precision::fp16_mixed, Precision::bf16_mixed, Precision::bf16_true};
+  const Precision infer_precisions[] = {Precision::fp32, Precision::fp16, Precision::bf16, Precision::int8, Precision::nf4};
+  for (const Gpu& g : embedded_catalog().gpus) {
+    for (int n : {1, 2, 16}) {
+      for (Precision p : train_precisions) {
+        Workload w = ddp(train(p, 4, 1024), n);
+        w.flash_attention = true;
+        Throughput t = estimate_throughput(llama_8b(), w, g, n);
+        EXPECT_TRUE(std::isfinite(t.samples_per_s) && std::isfinite(t.step_seconds) && std::isfinite(t.utilization))
+            << g.id;
+        EXPECT_GE(t.samples_per_s, 0) << g.id;
+        EXPECT_LE(t.utilization, 1.0) << g.id;
+        if (peak_tflops_for(g, w) > 0) EXPECT_GT(t.samples_per_s, 0) << g.id << " n=" << n;
+      }
+      for (Precision p : infer_precisions) {
+        Workload w;
+        w.mode = Mode::infer;
+        w.precision = p;
+        w.micro_batch = 8;
+        w.seq_len = 1024;
+        Throughput t = estimate_throughput(llama_8b(), w, g, n);
+        EXPECT_TRUE(std::isfinite(t.tokens_per_s)) << g.id;
+        if (peak_tflops_for(g, w) > 0) EXPECT_GT(t.tokens_per_s, 0) << g.id << " " << int(p);
+      }
+    }
+  }
+}
+
 TEST(TimeResponse, ThroughputFieldsReachTheJson) {
   nlohmann::json r = test::run(nlohmann::json::parse(
       R"({"locale":"en","model":{"preset":"llama-3.1-8b"},"workload":{"method":"lora","micro_batch":2,"seq_len":2048},
