@@ -83,6 +83,7 @@ run_tests() {
   ctest --preset native
   say "C++ tests, WebAssembly under node"
   ctest --preset wasm
+  fuzz_smoke
   if [ -f package.json ]; then
     say "JavaScript and browser tests"
     npm run --silent test
@@ -100,6 +101,18 @@ bench() {
   build
   say "benchmarks"
   npm run --silent bench
+}
+
+# A short, fixed fuzzing run of each target as part of the tests: the log stays
+# in build/fuzz/*.log; a crash fails the run and leaves its input in build/fuzz/.
+fuzz_smoke() {
+  local seconds=${GPUPLAN_FUZZ_SECONDS:-10}
+  say "fuzz smoke test: each target ${seconds}s (log: build/fuzz-smoke.log)"
+  if ! fuzz "$seconds" >build/fuzz-smoke.log 2>&1; then
+    tail -40 build/fuzz-smoke.log
+    die "fuzzing found a failure (see build/fuzz-smoke.log and build/fuzz/crash-*)"
+  fi
+  grep -E "^(==> fuzzing|Done)" build/fuzz-smoke.log | sed 's/\x1b\[[0-9;]*m//g'
 }
 
 fuzz() {

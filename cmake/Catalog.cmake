@@ -7,7 +7,8 @@ set(GPUPLAN_CATALOG_FILES
   ${PROJECT_SOURCE_DIR}/catalog/meta.json
   ${PROJECT_SOURCE_DIR}/catalog/gpus.json
   ${PROJECT_SOURCE_DIR}/catalog/platforms.json
-  ${PROJECT_SOURCE_DIR}/catalog/models.json)
+  ${PROJECT_SOURCE_DIR}/catalog/models.json
+  ${PROJECT_SOURCE_DIR}/catalog/scenarios.json)
 
 function(gpuplan_add_embedded_catalog target)
   set(out "${CMAKE_BINARY_DIR}/generated/embedded_catalog_data.cpp")

@@ -26,9 +26,14 @@ target_compile_options(gpuplan_flags INTERFACE
   $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>)
 if(EMSCRIPTEN)
   # C++ exceptions are off by default in Emscripten; the JSON parser and the
-  # boundary catch need them.
-  target_compile_options(gpuplan_flags INTERFACE -fexceptions)
-  target_link_options(gpuplan_flags INTERFACE -fexceptions)
+  # boundary catch need them. Native WebAssembly exceptions (supported by every
+  # current browser and Node >= 17) cost far less code than the JavaScript-based
+  # emulation, which wraps every call that may throw in an invoke_* trampoline
+  # (measured in docs/performance.md).
+  # Every object of a link must agree on the exception model, GoogleTest's
+  # included, so this one flag is set for the whole build rather than per target.
+  add_compile_options(-fwasm-exceptions)
+  add_link_options(-fwasm-exceptions)
 endif()
 
 if(GPUPLAN_BUILD_TESTS)

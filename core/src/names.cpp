@@ -2,7 +2,14 @@
 
 namespace gpuplan {
 
-std::string_view name_of(Mode v) { return v == Mode::infer ? "infer" : "train"; }
+std::string_view name_of(Mode v) {
+  switch (v) {
+    case Mode::train: return "train";
+    case Mode::infer: return "infer";
+    case Mode::science: return "science";
+  }
+  return "";
+}
 
 std::string_view name_of(Method v) {
   switch (v) {

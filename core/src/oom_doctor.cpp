@@ -214,9 +214,14 @@ Diagnosis diagnose(const ModelSpec& model, const Workload& workload, const Gpu& 
   Context c{model, workload, gpu, count, base.samples_per_s};
   single_changes(c, catalog, d.remedies);
   if (d.remedies.empty()) combined(c, d.remedies);
-  std::stable_sort(d.remedies.begin(), d.remedies.end(), [](const Remedy& a, const Remedy& b) {
-    return std::make_tuple(int(a.quality), a.gpu_hours_factor) < std::make_tuple(int(b.quality), b.gpu_hours_factor);
-  });
+  // Best first: what keeps the result, then what the student can do on the
+  // card they chose before renting more or other hardware, then GPU-hours.
+  auto key = [&](const Remedy& r) {
+    bool other_hardware = r.gpu != gpu.id || r.count != count;
+    return std::make_tuple(int(r.quality), other_hardware, r.gpu_hours_factor);
+  };
+  std::stable_sort(d.remedies.begin(), d.remedies.end(),
+                   [&](const Remedy& a, const Remedy& b) { return key(a) < key(b); });
   return d;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "evaluation.h"
+#include "science_plan.h"
 
 namespace gpuplan {
 namespace {
@@ -39,12 +40,18 @@ GpuResult evaluate(Evaluator& e, size_t gpu_index) {
 }  // namespace
 
 Response plan(const Request& q, const Catalog& catalog) {
+  // Scientific computing has no network to size: its own path (gpuplan/science.h).
+  if (q.workload.mode == Mode::science) return plan_science(q, catalog);
   Response out;
   Evaluator e(q, catalog);
+  out.locale = q.locale;
   out.memory = estimate_memory(q.model, q.workload);
   out.recommended_bytes = out.memory.total_bytes * (1 + out.headroom);
   for (size_t i = 0; i < catalog.gpus.size(); ++i)
     if (!q.hardware || catalog.gpus[i].id == q.hardware->gpu) out.gpus.push_back(evaluate(e, i));
+  // With a chosen card: the OOM doctor (gpuplan/oom_doctor.h), owned by the lead.
+  if (q.hardware)
+    out.oom_doctor = diagnose(q.model, q.workload, *catalog.find_gpu(q.hardware->gpu), q.hardware->count, catalog);
   if (!q.stages.empty()) {
     out.plan = plan_stages(e);
     for (const auto& w : out.plan->warnings) out.warnings.push_back({w.code, w.message});

@@ -9,6 +9,7 @@
 #include "json_reader.h"
 #include "model_shapes.h"
 #include "messages.h"
+#include "science_request.h"
 
 namespace gpuplan {
 namespace {
@@ -101,7 +102,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
   if (model.kind != ModelKind::decoder) w.seq_len = 512;
   if (r) {
     Locale l = r->locale();
-    if (auto v = r->choice("mode", {"train", "infer"})) w.mode = Mode(*v);
+    if (auto v = r->choice("mode", {"train", "infer", "science"})) w.mode = Mode(*v);
     if (w.mode == Mode::infer) w.precision = Precision::bf16;
     if (auto v = r->choice("method", {"full", "lora", "qlora"})) w.method = Method(*v);
     if (auto v = r->choice("precision",
@@ -285,12 +286,24 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
     if (auto v = r.string("locale"); v && *v != "zh-CN" && v->rfind("en", 0) != 0 && v->rfind("zh", 0) != 0)
       fail(locale, "unknown_value", "locale", message(locale, "unknown_value", {"locale", "zh-CN, en", describe(root["locale"])}));
 
-    auto model = r.object("model");
-    if (!model) fail(locale, "missing_field", "model", message(locale, "missing_field", {"model", message(locale, "why.model_needs_dims")}));
-    q.model = read_model(*model, catalog);
-
     auto workload = r.object("workload");
+    // Scientific computing is described by its own baseline, not by a network.
+    bool science = false;
+    if (workload) {
+      auto mode = workload->json().find("mode");
+      science = mode != workload->json().end() && mode->is_string() && *mode == "science";
+    }
+    auto model = r.object("model");
+    if (!model && !science)
+      fail(locale, "missing_field", "model", message(locale, "missing_field", {"model", message(locale, "why.model_needs_dims")}));
+    if (model) q.model = read_model(*model, catalog);
     q.workload = read_workload(workload ? &*workload : nullptr, q.model);
+    if (science) {
+      auto s = r.object("science");
+      if (!s)
+        fail(locale, "missing_field", "science", message(locale, "missing_field", {"science", message(locale, "why.science_baseline")}));
+      q.science = read_science(*s, catalog);
+    }
 
     if (auto h = r.object("hardware")) {
       Hardware hw;

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "oom_doctor_json.h"
+
 namespace gpuplan {
 namespace {
 
@@ -202,12 +204,18 @@ nlohmann::json to_json(const Response& r) {
                     {"hours_high", finite(g.hours / std::max(1e-9, g.throughput.low_factor), "hours_high")},
                     {"max_micro_batch", g.limits.max_micro_batch},
                     {"max_seq_len", g.limits.max_seq_len}});
+    if (g.science)
+      gpus.back()["science"] = {{"speedup", finite(g.science->speedup, "science.speedup")},
+                                {"rate", finite(g.science->rate, "science.rate")},
+                                {"fp64_ratio", finite(g.science->fp64_ratio, "science.fp64_ratio")},
+                                {"fp64_starved", g.science->fp64_starved}};
   }
   out["gpus"] = gpus;
   nlohmann::json warnings = nlohmann::json::array();
   for (const auto& w : r.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}});
   out["warnings"] = warnings;
   if (r.plan) out["plan"] = plan_json(*r.plan);
+  if (r.oom_doctor) out["oom_doctor"] = to_json(*r.oom_doctor, r.locale);
   return out;
 }
 

@@ -9,7 +9,9 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/memory.h"
 #include "gpuplan/planner.h"
+#include "gpuplan/oom_doctor.h"
 #include "gpuplan/request.h"
+#include "gpuplan/science.h"
 #include "gpuplan/throughput.h"
 
 namespace gpuplan {
@@ -27,6 +29,7 @@ struct GpuResult {
   Throughput throughput;      // at `count`
   double hours = 0;           // wall-clock hours for the request's data; 0 without data
   FitLimits limits;           // largest micro-batch / sequence that fit this card at `count` (memory.h)
+  std::optional<ScienceResult> science;  // workload.mode "science" (docs/science.md)
 };
 
 struct Response {
@@ -35,6 +38,8 @@ struct Response {
   double recommended_bytes = 0;
   std::vector<GpuResult> gpus;
   std::vector<Warning> warnings;
+  Locale locale = Locale::zh_CN;       // of every text in the response
+  std::optional<Diagnosis> oom_doctor;  // with `hardware`: what makes it fit that card (docs/oom-doctor.md)
   std::optional<PlanResult> plan;       // with `stages`: the plan (gpuplan/planner.h, docs/api.md)
 };
 

@@ -11,10 +11,11 @@
 #include "gpuplan/error.h"
 #include "gpuplan/locale.h"
 #include "gpuplan/model.h"
+#include "gpuplan/science.h"
 
 namespace gpuplan {
 
-enum class Mode { train, infer };
+enum class Mode { train, infer, science };  // science: docs/science.md
 enum class Method { full, lora, qlora };
 // Training regimes and inference weight formats share one enum because the
 // contract has one field; parse_request checks the value fits the mode.
@@ -137,6 +138,7 @@ struct Request {
   std::optional<Budget> budget;
   Prefs prefs;
   std::vector<UserPrice> prices;
+  std::optional<ScienceWorkload> science;  // with workload.mode "science"
   std::optional<BuyOption> buy;
   std::optional<Baseline> baseline;
 };

@@ -1,0 +1,68 @@
+// The OOM doctor: every remedy it lists, applied to the request as a JSON
+// merge patch and planned again, really fits the card.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_support.h"
+
+namespace gpuplan::test {
+namespace {
+
+struct OomCase {
+  const char* name;
+  const char* request;
+};
+
+class OomDoctor : public ::testing::TestWithParam<OomCase> {};
+
+TEST_P(OomDoctor, EveryRemedyReallyFits) {
+  nlohmann::json request = nlohmann::json::parse(GetParam().request);
+  nlohmann::json response = run(request);
+  ASSERT_TRUE(response.contains("oom_doctor")) << response.dump();
+  const auto& doctor = response["oom_doctor"];
+  ASSERT_FALSE(doctor["fits"].get<bool>()) << "the case must not fit as given: " << doctor.dump();
+  ASSERT_FALSE(doctor["remedies"].empty()) << doctor.dump();
+  int previous_quality = -1;
+  for (const auto& remedy : doctor["remedies"]) {
+    nlohmann::json changed = request;
+    changed.merge_patch(remedy["patch"]);
+    nlohmann::json again = run(changed);
+    ASSERT_TRUE(again.contains("gpus")) << again.dump();
+    EXPECT_TRUE(again["gpus"][0]["fits"].get<bool>()) << remedy["id"] << " " << changed.dump();
+    EXPECT_TRUE(remedy["fits"].get<bool>());
+    EXPECT_LE(remedy["total_bytes"].get<double>(), again["gpus"][0]["memory_total_bytes"].get<double>() + 1);
+    EXPECT_FALSE(remedy["message"].get<std::string>().empty());
+    // Ranked: changes that keep the training result come before those that change it.
+    static const char* order[] = {"none", "numerics", "method"};
+    int quality = 0;
+    while (remedy["quality_impact"] != order[quality]) ++quality;
+    EXPECT_GE(quality, previous_quality) << remedy["id"];
+    previous_quality = quality;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, OomDoctor,
+    ::testing::Values(
+        OomCase{"llama7b_full_on_4090",
+                R"({"model":{"preset":"llama-2-7b"},"workload":{"method":"full","precision":"bf16-mixed","micro_batch":4,"seq_len":2048},"hardware":{"gpu":"rtx-4090","count":1}})"},
+        OomCase{"llama8b_lora_batch16_on_4090",
+                R"({"model":{"preset":"llama-3.1-8b"},"workload":{"method":"lora","precision":"bf16-mixed","micro_batch":16,"seq_len":4096,"flash_attention":false},"hardware":{"gpu":"rtx-4090","count":1}})"},
+        OomCase{"bert_large_fp32_batch128_on_a100",
+                R"({"locale":"en","model":{"preset":"bert-large"},"workload":{"precision":"fp32","micro_batch":512,"seq_len":512,"flash_attention":false},"hardware":{"gpu":"a100-sxm4-80g","count":1}})"},
+        OomCase{"llama7b_infer_long_context_on_4090",
+                R"({"model":{"preset":"llama-2-7b"},"workload":{"mode":"infer","precision":"fp16","micro_batch":16,"seq_len":8192},"hardware":{"gpu":"rtx-4090","count":1}})"}),
+    [](const ::testing::TestParamInfo<OomCase>& info) { return std::string(info.param.name); });
+
+TEST(OomDoctorTips, MixedPrecisionSpeedupIsReportedForFp32OnTensorCoreCards) {
+  nlohmann::json r = run(nlohmann::json::parse(
+      R"({"model":{"preset":"bert-large"},"workload":{"precision":"fp32","micro_batch":32,"seq_len":512},"hardware":{"gpu":"a100-sxm4-80g","count":1}})"));
+  bool found = false;
+  for (const auto& tip : r["oom_doctor"]["speed_tips"])
+    if (tip["code"] == "use_mixed_precision") found = tip["speedup"].get<double>() > 1.2;
+  EXPECT_TRUE(found) << r["oom_doctor"].dump();
+}
+
+}  // namespace
+}  // namespace gpuplan::test

@@ -1,0 +1,84 @@
+// The scenario guide (catalog/scenarios.json): every scenario's starting
+// request plans in both languages, and what each explanation claims about
+// which card suffices is what the estimators say.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_support.h"
+
+namespace gpuplan::test {
+namespace {
+
+const nlohmann::json& scenarios() {
+  static const nlohmann::json all = nlohmann::json::parse(embedded_catalog_json())["scenarios"];
+  return all;
+}
+
+const nlohmann::json& scenario(const std::string& id) {
+  for (const auto& s : scenarios())
+    if (s["id"] == id) return s;
+  static const nlohmann::json none;
+  ADD_FAILURE() << "no scenario " << id;
+  return none;
+}
+
+bool fits_on(const std::string& scenario_id, const std::string& gpu) {
+  nlohmann::json request = scenario(scenario_id)["request"];
+  request["hardware"] = {{"gpu", gpu}, {"count", 1}};
+  nlohmann::json r = run(request);
+  EXPECT_TRUE(r.contains("gpus")) << r.dump();
+  return r.contains("gpus") && r["gpus"][0]["fits"].get<bool>();
+}
+
+TEST(Scenarios, TheGuideCoversWhatStudentsRentFor) {
+  for (const char* id : {"image-classification", "object-detection", "semantic-segmentation", "diffusion-finetune",
+                         "diffusion-lora", "bert-finetune", "gpt2-pretrain", "llm-finetune", "llm-inference",
+                         "molecular-dynamics", "cfd-fem"})
+    EXPECT_FALSE(scenario(id).is_null()) << id;
+}
+
+TEST(Scenarios, EachPlansInBothLanguagesAndSomeCardFits) {
+  for (const auto& s : scenarios()) {
+    SCOPED_TRACE(s["id"].get<std::string>());
+    for (const char* field : {"name", "explain"}) {
+      EXPECT_FALSE(s[field]["zh"].get<std::string>().empty());
+      EXPECT_FALSE(s[field]["en"].get<std::string>().empty());
+    }
+    EXPECT_FALSE(s["sources"].empty());
+    for (const char* locale : {"zh-CN", "en"}) {
+      nlohmann::json request = s["request"];
+      request["locale"] = locale;
+      JsonReply reply = plan_json(request.dump());
+      ASSERT_EQ(reply.exit_code, 0) << reply.json;
+      nlohmann::json r = nlohmann::json::parse(reply.json);
+      bool any_fits = false;
+      for (const auto& g : r["gpus"]) {
+        if (!g["fits"].get<bool>()) continue;
+        any_fits = true;
+        EXPECT_GT(g["hours"].get<double>(), 0) << g["id"] << ": every scenario has a job size, so a time";
+      }
+      EXPECT_TRUE(any_fits);
+    }
+  }
+}
+
+// The explanations' claims, checked against the estimators.
+TEST(Scenarios, ExplanationsClaimWhatTheModelsSay) {
+  // NVIDIA DeepLearningExamples trains ResNet-50 with AMP at batch 256 on a 16 GB V100.
+  EXPECT_TRUE(fits_on("image-classification", "v100-sxm2-16g"));
+  EXPECT_TRUE(fits_on("object-detection", "rtx-3080"));
+  EXPECT_TRUE(fits_on("bert-finetune", "t4"));
+  EXPECT_TRUE(fits_on("llm-finetune", "rtx-4090"));
+  EXPECT_FALSE(fits_on("diffusion-finetune", "t4"));
+  EXPECT_TRUE(fits_on("diffusion-finetune", "rtx-4090"));
+  EXPECT_TRUE(fits_on("diffusion-lora", "rtx-3060"));
+  EXPECT_TRUE(fits_on("llm-inference", "rtx-4090"));
+  nlohmann::json batch8 = scenario("llm-inference")["request"];
+  batch8["workload"]["micro_batch"] = 8;
+  batch8["hardware"] = {{"gpu", "rtx-4090"}, {"count", 1}};
+  EXPECT_FALSE(run(batch8)["gpus"][0]["fits"].get<bool>()) << "the explanation says larger batches need more";
+}
+
+}  // namespace
+}  // namespace gpuplan::test
