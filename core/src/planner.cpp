@@ -655,8 +655,10 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
   if (o.separate_rentals && sp.stage != Stage::debug) add("plan.why.separate", {std::to_string(sp.runs)});
   if (o.spot) {
     add("plan.why.spot", {percent(o.spot->overhead_fraction), fixed(o.spot->interruptions_per_hour * 24, 1)});
+    if (o.spot->interruptions_assumed) add("plan.why.spot_assumed", {});
     if (o.spot->checkpoint_interval_hours > 0 && o.spot->checkpoint_interval_hours * 1.001 < o.run_hours)
-      add("plan.why.checkpoint", {fixed(o.spot->checkpoint_interval_hours * 60, 0), fixed(o.spot->checkpoint_seconds, 0)});
+      add("plan.why.checkpoint", {fixed(o.spot->checkpoint_interval_hours * 60, 0),
+                                  fixed(o.spot->checkpoint_seconds, o.spot->checkpoint_seconds < 10 ? 1 : 0)});
   }
   if (o.billing == Billing::off_peak) add("plan.why.off_peak", {});
   if (o.billing == Billing::monthly || o.billing == Billing::yearly) add("plan.why.package", {billing_id(o.billing)});
