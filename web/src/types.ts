@@ -38,7 +38,7 @@ export interface GpuRow {
   id: string; fits: boolean; count: number; hours: number;
   hours_low?: number; hours_high?: number; memory_total_bytes?: number;
   throughput?: { samples_per_s?: number; tokens_per_s?: number; utilization?: number; [k: string]: unknown };
-  reasons?: unknown; [k: string]: unknown;
+  max_micro_batch?: number; max_seq_len?: number; reasons?: unknown; [k: string]: unknown;
 }
 export interface PlanStage {
   stage: string; gpu?: string; count?: number; platform?: string; billing?: string;

@@ -235,6 +235,8 @@ export const en: Record<keyof typeof zhCN, string> = {
   'gpus.reason.one': 'fits on one: needs {mem} of {cap}',
   'gpus.reason.noprice': 'no known price; enter your quote under Platform',
   'gpus.reason.platform': 'cheapest: {platform} ({billing})',
+  'gpus.reason.max_batch': 'batch per GPU up to {n}',
+  'gpus.reason.max_seq': 'sequence up to {n}',
   'gpus.reason.nodata': 'no sample count, so no time estimate',
   'platforms.lead': 'Each platform\'s price range, billing granularity, whether storage is billed after release, queue risk, and the date and source of each price. Enter the quotes you were given; they override the catalog and stay in this browser.',
   'platform.include': 'Include in the comparison',

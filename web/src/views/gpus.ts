@@ -70,6 +70,10 @@ function reasons(ctx: Ctx, x: Row): string[] {
   if (g.fits && !x.best) out.push(t('gpus.reason.noprice'));
   if (x.best) out.push(t('gpus.reason.platform', { platform: ctx.lang === 'zh-CN' ? x.best.platform.name_zh ?? x.best.platform.name : x.best.platform.name, billing: t(`billing.${x.best.billing}` as never) }));
   if (g.fits && !(g.hours > 0)) out.push(t('gpus.reason.nodata'));
+  // The reverse questions (docs/api.md, "Memory fields"): on one card of this
+  // type, the largest micro-batch and the longest sequence that fit.
+  if (typeof g.max_micro_batch === 'number' && g.max_micro_batch > 0) out.push(t('gpus.reason.max_batch', { n: num(lang, g.max_micro_batch) }));
+  if (typeof g.max_seq_len === 'number' && g.max_seq_len > 0) out.push(t('gpus.reason.max_seq', { n: num(lang, g.max_seq_len) }));
   // Extra reasons the planner may send (strings or {message}).
   const extra = Array.isArray(g.reasons) ? g.reasons : [];
   for (const e of extra) {
