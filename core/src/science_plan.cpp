@@ -32,9 +32,10 @@ Response plan_science(const Request& q, const Catalog& catalog) {
   bool any_starved = false;
   for (const auto& g : catalog.gpus) {
     if (q.hardware && g.id != q.hardware->gpu) continue;
-    // A card with no figure for the bounding resource (the Ascend 910B has no
-    // published FP32 CUDA-core rate, and runs no CUDA code) cannot be ranked.
-    if (science_peak(w, g) <= 0) continue;
+    // GROMACS, AMBER, OpenMM and most GPU solvers are CUDA codes: a card that
+    // runs no CUDA (the Ascend 910B) or has no figure for the bounding
+    // resource cannot be ranked.
+    if (!g.cuda || science_peak(w, g) <= 0) continue;
     GpuResult r;
     r.id = g.id;
     r.count = w.baseline.count;

@@ -62,6 +62,13 @@ TEST(Science, CfdDefaultsToBandwidthBound) {
   EXPECT_NEAR((*g)["hours"].get<double>(), 360000 / (50 * ratio) / 3600, 1e-9);
 }
 
+TEST(Science, CardsThatRunNoCudaAreLeftOut) {
+  auto r = run(nlohmann::json::parse(R"({"workload":{"mode":"science"},
+      "science":{"kind":"cfd","baseline":{"gpu":"a100-sxm4-80g","rate":5,"unit":"hours"}}})"));
+  for (const auto& g : embedded_catalog().gpus)
+    EXPECT_EQ(gpu_entry(r, g.id) != nullptr, g.cuda) << g.id;
+}
+
 TEST(Science, WorkingSetDecidesWhatFits) {
   auto r = run(nlohmann::json::parse(R"({"workload":{"mode":"science"},
       "science":{"kind":"fem","baseline":{"gpu":"a100-sxm4-80g","rate":5,"unit":"hours"},"memory_gb":40}})"));
