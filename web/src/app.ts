@@ -16,6 +16,7 @@ import { gpusView } from './views/gpus';
 import { stagesView, workloadView } from './views/inputs';
 import { memoryView } from './views/memory';
 import { platformsView } from './views/platforms';
+import { scenarioView } from './views/scenario';
 
 declare const __GPUPLAN_VERSION__: string;
 export const VERSION = typeof __GPUPLAN_VERSION__ === 'string' ? __GPUPLAN_VERSION__ : 'dev';
@@ -173,12 +174,12 @@ export class App implements Ctx {
       // so the student sees a number as early as possible.
       this.renderResults(true);
       window.setTimeout(() => {
-        inputs.append(stagesView(this), workloadView(this));
+        inputs.append(scenarioView(this) ?? '', stagesView(this), workloadView(this));
         this.renderResults();
       }, 0);
       return;
     }
-    inputs.append(stagesView(this), workloadView(this));
+    inputs.append(scenarioView(this) ?? '', stagesView(this), workloadView(this));
     this.renderResults();
     if (focus) this.root.querySelector<HTMLElement>(focus)?.focus();
   }

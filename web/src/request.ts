@@ -37,9 +37,17 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
   } else {
     workload.kv_cache_bits = s.kv_cache_bits;
   }
-  const req: Request = { locale: lang, model, workload };
-  if (s.hardware) req.hardware = { gpu: s.hardware, count: s.gpus };
-  if (s.samples > 0) req.data = { samples: s.samples, epochs: s.mode === 'train' ? s.epochs : 1 };
+  const sc = s.science;
+  // Science (docs/science.md): no model, the measured baseline instead; job
+  // is meaningless when the baseline is the job's own wall time.
+  const req: Request = s.mode === 'science'
+    ? { locale: lang, workload: { mode: 'science' }, science: {
+        kind: sc.kind, precision: sc.precision, bound: sc.bound, memory_gb: sc.memory_gb,
+        baseline: { gpu: sc.gpu, count: sc.count, rate: sc.rate, unit: sc.unit },
+        ...(sc.unit === 'hours' ? {} : { job: sc.job }) } }
+    : { locale: lang, model, workload };
+  if (s.hardware && s.mode !== 'science') req.hardware = { gpu: s.hardware, count: s.gpus };
+  if (s.samples > 0 && s.mode !== 'science') req.data = { samples: s.samples, epochs: s.mode === 'train' ? s.epochs : 1 };
   const stages = s.stages
     .filter((st) => st.on && stageRuns(st) > 0)
     .map((st) => ({ stage: st.stage, runs: stageRuns(st), data_fraction: st.fraction }));

@@ -3,7 +3,12 @@
 // Anything read back from a URL is untrusted: sanitize() keeps only known
 // fields of the right type and range, and falls back to the default.
 
-export const MODES = ['train', 'infer'] as const;
+export const MODES = ['train', 'infer', 'science'] as const;
+// Science mode (docs/science.md): the workload is a measured baseline rate.
+export const SCI_KINDS = ['md', 'cfd', 'fem', 'other'] as const;
+export const SCI_PRECISIONS = ['mixed', 'fp32', 'fp64'] as const;
+export const SCI_BOUNDS = ['compute', 'bandwidth'] as const;
+export const SCI_UNITS = ['ns/day', 'steps/s', 'hours'] as const;
 export const METHODS = ['full', 'lora', 'qlora'] as const;
 export const TRAIN_PRECISIONS = ['bf16-mixed', 'fp16-mixed', 'bf16-true', 'fp32'] as const;
 export const INFER_PRECISIONS = ['bf16', 'fp16', 'fp32', 'int8', 'nf4', 'int4'] as const;
@@ -35,7 +40,12 @@ export interface State {
     params: number; layers: number; hidden: number; heads: number; kv_heads: number; ffn: number; vocab: number;
     gated_mlp: boolean; tied_embeddings: boolean; experts: number; experts_per_token: number;
   };
+  scenario: string; // catalog().scenarios[].id the form started from; '' = custom
   mode: (typeof MODES)[number];
+  science: {
+    kind: (typeof SCI_KINDS)[number]; precision: (typeof SCI_PRECISIONS)[number]; bound: (typeof SCI_BOUNDS)[number];
+    gpu: string; count: number; rate: number; unit: (typeof SCI_UNITS)[number]; job: number; memory_gb: number;
+  };
   method: (typeof METHODS)[number];
   precision: string;
   optimizer: (typeof OPTIMIZERS)[number];
@@ -74,7 +84,9 @@ export function defaultState(): State {
       kind: 'decoder', params: 7.0e9, layers: 32, hidden: 4096, heads: 32, kv_heads: 32, ffn: 11008, vocab: 32000,
       gated_mlp: true, tied_embeddings: false, experts: 1, experts_per_token: 1,
     },
+    scenario: '',
     mode: 'train',
+    science: { kind: 'md', precision: 'mixed', bound: 'compute', gpu: 'rtx-3090', count: 1, rate: 100, unit: 'ns/day', job: 1000, memory_gb: 2 },
     method: 'lora',
     precision: 'bf16-mixed',
     optimizer: 'adamw',
@@ -138,6 +150,12 @@ const CUSTOM_NUMBERS: Record<string, Spec> = {
   experts: { min: 1, max: 1024, int: true },
   experts_per_token: { min: 1, max: 1024, int: true },
 };
+const SCIENCE_NUMBERS: Record<string, Spec> = {
+  count: { min: 1, max: 4096, int: true },
+  rate: { min: 0, max: 1e12 },
+  job: { min: 0, max: 1e15 },
+  memory_gb: { min: 0, max: 1e6 },
+};
 const STAGE_NUMBERS: Record<string, Spec> = {
   seeds: { min: 0, max: 1000, int: true },
   sweep: { min: 0, max: 1000, int: true },
@@ -181,7 +199,14 @@ export function sanitize(input: unknown): State {
   for (const [k, spec] of Object.entries(CUSTOM_NUMBERS)) {
     (s.custom as unknown as Record<string, number>)[k] = num(c[k], spec, (d.custom as unknown as Record<string, number>)[k]);
   }
+  s.scenario = id(o.scenario, d.scenario, true);
   s.mode = oneOf(o.mode, MODES, d.mode);
+  const sc = record(o.science);
+  s.science = { ...d.science, kind: oneOf(sc.kind, SCI_KINDS, d.science.kind), precision: oneOf(sc.precision, SCI_PRECISIONS, d.science.precision),
+    bound: oneOf(sc.bound, SCI_BOUNDS, d.science.bound), unit: oneOf(sc.unit, SCI_UNITS, d.science.unit), gpu: id(sc.gpu, d.science.gpu) };
+  for (const [k, spec] of Object.entries(SCIENCE_NUMBERS)) {
+    (s.science as unknown as Record<string, number>)[k] = num(sc[k], spec, (d.science as unknown as Record<string, number>)[k]);
+  }
   s.method = oneOf(o.method, METHODS, d.method);
   const precisions: readonly string[] = s.mode === 'train' ? TRAIN_PRECISIONS : INFER_PRECISIONS;
   s.precision = oneOf(o.precision, precisions, precisions[0]);

@@ -27,8 +27,14 @@ export interface CatalogModel {
   id: string; name?: string; kind: string; params: number;
   layers?: number; hidden?: number; heads?: number; kv_heads?: number; ffn?: number; vocab?: number;
 }
+// catalog/scenarios.json (docs/scenarios.md): the page's first question.
+export interface CatalogScenario {
+  id: string; name: { zh?: string; en?: string }; explain?: { zh?: string; en?: string };
+  request: Record<string, unknown>; sources?: string[];
+}
 export interface Catalog {
   version: string;
+  scenarios?: CatalogScenario[];
   fx?: { cny_per_usd: number; as_of?: string; source?: string };
   gpus: CatalogGpu[]; platforms: CatalogPlatform[]; models: CatalogModel[];
 }
@@ -38,7 +44,10 @@ export interface GpuRow {
   id: string; fits: boolean; count: number; hours: number;
   hours_low?: number; hours_high?: number; memory_total_bytes?: number;
   throughput?: { samples_per_s?: number; tokens_per_s?: number; utilization?: number; [k: string]: unknown };
-  max_micro_batch?: number; max_seq_len?: number; reasons?: unknown; [k: string]: unknown;
+  max_micro_batch?: number; max_seq_len?: number; reasons?: unknown;
+  // docs/science.md: rate is in the baseline's unit (0 when the unit is hours).
+  science?: { speedup?: number; rate?: number; fp64_ratio?: number; fp64_starved?: boolean };
+  [k: string]: unknown;
 }
 export interface PlanStage {
   stage: string; gpu?: string; count?: number; platform?: string; billing?: string;

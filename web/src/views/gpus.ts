@@ -1,7 +1,7 @@
 // Step 4: every GPU the planner evaluated, with fit, count, time, cost and
 // value, sortable, and the reasons in words.
 import { h } from '../dom';
-import { gib, hours, money, num } from '../format';
+import { gib, hours, money, num, sig } from '../format';
 import { priceOptions, type PriceOption } from '../pricing';
 import { stageRuns } from '../state';
 import type { GpuRow } from '../types';
@@ -64,8 +64,14 @@ function reasons(ctx: Ctx, x: Row): string[] {
   const { t, lang } = ctx;
   const g = x.gpu;
   const out: string[] = [];
+  const sci = g.science;
   if (!g.fits) out.push(t('gpus.reason.nofit'));
-  else if (g.count > 1) out.push(t('gpus.reason.count', { n: g.count, mem: gib(lang, g.memory_total_bytes) }));
+  else if (sci) {
+    // Science mode (docs/science.md): the baseline's rate moved to this card.
+    out.push(t('sci.speedup', { x: sig(lang, sci.speedup) }));
+    if (typeof sci.rate === 'number' && sci.rate > 0) out.push(`${sig(lang, sci.rate)} ${ctx.state.science.unit}`);
+    if (typeof sci.fp64_ratio === 'number' && sci.fp64_ratio > 0) out.push(t('sci.ratio', { r: `1/${num(lang, 1 / sci.fp64_ratio)}` }));
+  } else if (g.count > 1) out.push(t('gpus.reason.count', { n: g.count, mem: gib(lang, g.memory_total_bytes) }));
   else out.push(t('gpus.reason.one', { mem: gib(lang, g.memory_total_bytes), cap: gib(lang, x.memoryBytes) }));
   if (g.fits && !x.best) out.push(t('gpus.reason.noprice'));
   if (x.best) out.push(t('gpus.reason.platform', { platform: ctx.lang === 'zh-CN' ? x.best.platform.name_zh ?? x.best.platform.name : x.best.platform.name, billing: t(`billing.${x.best.billing}` as never) }));
@@ -106,7 +112,7 @@ export function gpusView(ctx: Ctx): HTMLElement {
   const body = all.map((x) => {
     const g = x.gpu;
     return h('tr', { class: g.fits ? '' : 'nofit', 'data-gpu': g.id },
-      h('th', { scope: 'row' }, x.name),
+      h('th', { scope: 'row' }, x.name, g.science?.fp64_starved ? h('span', { class: 'badge bad', 'data-starved': '' }, t('sci.starved')) : null),
       h('td', null, gib(lang, x.memoryBytes)),
       h('td', null, g.fits ? `${g.fits ? '✓' : ''} ×${num(lang, g.count)}` : `✗ ${t('gpus.nofit')}`),
       h('td', null, g.fits && g.hours > 0 ? hours(lang, g.hours) : '—',

@@ -10,8 +10,9 @@ import {
 } from '../state';
 import type { Ctx } from './context';
 import { button, checkField, numberField, section, selectField, type Option } from './controls';
+import { scienceFields } from './science';
 
-function opts(ctx: Ctx, prefix: string, values: readonly (string | number)[]): Option[] {
+export function opts(ctx: Ctx, prefix: string, values: readonly (string | number)[]): Option[] {
   return values.map((v) => ({ value: String(v), label: label(ctx.t, prefix, String(v)) }));
 }
 
@@ -121,15 +122,17 @@ export function workloadView(ctx: Ctx): HTMLElement {
   const precisions = train ? TRAIN_PRECISIONS : INFER_PRECISIONS;
   const gpuOptions: Option[] = [{ value: '', label: t('hardware.all') }, ...catalog.gpus.map((g) => ({ value: g.id, label: g.name }))];
   const cnn = (state.source === 'custom' ? state.custom.kind : catalog.models.find((m) => m.id === state.preset)?.kind) === 'cnn';
+  const modeField = selectField({ label: t('mode'), help: t('mode.help'), value: state.mode, options: opts(ctx, 'mode', MODES), path: 'workload.mode' }, (v) => {
+    const mode = v as State['mode'];
+    ctx.set({ mode, precision: mode === 'train' ? 'bf16-mixed' : 'bf16' }, { inputs: true, now: true });
+  });
+  if (state.mode === 'science') return section('workload', '2', t('section.workload'), h('div', { class: 'row3' }, modeField), scienceFields(ctx));
   return section('workload', '2', t('section.workload'),
     h('fieldset', { class: 'plain' }, h('legend', null, t('model.source')),
       h('div', { class: 'radios' }, radio('preset', t('model.source.preset')), radio('custom', t('model.source.custom')))),
     state.source === 'preset' ? modelPicker(ctx) : customModel(ctx),
     h('div', { class: 'row3' },
-      selectField({ label: t('mode'), help: t('mode.help'), value: state.mode, options: opts(ctx, 'mode', MODES), path: 'workload.mode' }, (v) => {
-        const mode = v as State['mode'];
-        ctx.set({ mode, precision: mode === 'train' ? 'bf16-mixed' : 'bf16' }, { inputs: true, now: true });
-      }),
+      modeField,
       train ? selectField({ label: t('method'), help: t('method.help'), value: state.method, options: opts(ctx, 'method', METHODS), path: 'workload.method' }, (v) => ctx.set({ method: v as State['method'] }, { inputs: true, now: true })) : null,
       selectField({ label: t('precision'), help: t(train ? 'precision.help.train' : 'precision.help.infer'), value: state.precision, options: opts(ctx, 'precision', precisions), path: 'workload.precision' }, (v) => ctx.set({ precision: v })),
     ),
