@@ -5,6 +5,7 @@
 // share link that carries the scenario. axe-core must stay clean.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { artifacts, axeViolations, launch, onlyLocal, open, setField, until } from './harness.mjs';
 
@@ -13,8 +14,8 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const LANGS = [
-  { locale: 'zh-CN', md: '分子动力学', fp64: /FP64/ },
-  { locale: 'en-US', md: 'Molecular dynamics', fp64: /FP64/ },
+  { locale: 'zh-CN', md: '分子动力学', fp64: /FP64/, exportMd: '导出 Markdown' },
+  { locale: 'en-US', md: 'Molecular dynamics', fp64: /FP64/, exportMd: 'Export Markdown' },
 ];
 
 // "12.3 GiB" -> 12.3 (both languages format with a '.' decimal and ',' groups).
@@ -97,6 +98,14 @@ for (const L of LANGS) {
     assert.match(await page.textContent('table.gpus tr[data-gpu="rtx-4090"] .reasons'), /FP64\/FP32 = 1\/\d+/);
     await page.screenshot({ path: path.join(artifacts, `scenario-md-${L.locale}.png`), fullPage: true });
     assert.deepEqual(await axeViolations(page), []);
+
+    // The Markdown export describes the measured baseline, not a model.
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('text=' + L.exportMd)]);
+    const file = path.join(artifacts, `scenario-md-${L.locale}.md`);
+    await dl.saveAs(file);
+    const mdText = readFileSync(file, 'utf8');
+    assert.match(mdText, /200 ns\/day/);
+    assert.match(mdText, /RTX 3090 ×1/);
 
     // The share link carries the scenario and the edited fields.
     const url = page.url();

@@ -19,7 +19,12 @@ export function toMarkdown(ctx: Ctx, version: string): string {
   const model = state.source === 'preset'
     ? ctx.catalog.models.find((m) => m.id === state.preset)?.name ?? state.preset
     : `${t('model.source.custom')} (${num(lang, state.custom.params / 1e9, 2)}B)`;
-  lines.push(`- ${t('export.model')}: ${md(model)}`,
+  const sc = state.science;
+  if (state.mode === 'science') {
+    // Science mode has no model: the measured baseline describes the work.
+    lines.push(`- ${t('mode')}: ${label(t, 'mode', 'science')} · ${label(t, 'sci.kind', sc.kind)} · ${label(t, 'sci.precision', sc.precision)} · ${label(t, 'sci.bound', sc.bound)}`,
+      `- ${t('sci.baseline')}: ${md(ctx.gpu(sc.gpu)?.name ?? sc.gpu)} ×${sc.count} · ${num(lang, sc.rate, 3)} ${sc.unit}${sc.unit === 'hours' ? '' : ` · ${t('sci.job', { unit: sc.unit === 'ns/day' ? 'ns' : t('sci.steps') })}: ${num(lang, sc.job)}`}`, '');
+  } else lines.push(`- ${t('export.model')}: ${md(model)}`,
     `- ${t('mode')}: ${label(t, 'mode', state.mode)}${state.mode === 'train' ? ` · ${label(t, 'method', state.method)}` : ''} · ${label(t, 'precision', state.precision)}`,
     `- ${t('micro_batch')}: ${state.micro_batch} · ${t('seq_len')}: ${state.seq_len}`, '');
   if (r) {

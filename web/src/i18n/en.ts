@@ -109,7 +109,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'kind.marketplace': 'GPU rental marketplace',
   'kind.campus': 'Campus / regional computing centre',
   mode: 'Task',
-  'mode.help': 'Training (and fine-tuning) keeps gradients and optimizer states; inference needs the weights and the KV cache.',
+  'mode.help': 'Training (and fine-tuning) keeps gradients and optimizer states; inference needs the weights and the KV cache; scientific computing starts from a speed you measured.',
   'mode.train': 'Train / fine-tune',
   'mode.infer': 'Inference / evaluation',
   method: 'Method',

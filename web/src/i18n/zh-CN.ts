@@ -107,7 +107,7 @@ export const zhCN = {
   'kind.marketplace': 'GPU 租用平台',
   'kind.campus': '校级/区域计算中心',
   mode: '任务',
-  'mode.help': '训练（含微调）要存梯度和优化器状态；推理只需权重和 KV 缓存。',
+  'mode.help': '训练（含微调）要存梯度和优化器状态；推理只需权重和 KV 缓存；科学计算从你实测的速度出发。',
   'mode.train': '训练 / 微调',
   'mode.infer': '推理 / 评测',
   method: '训练方式',

@@ -116,7 +116,7 @@ export function gpusView(ctx: Ctx): HTMLElement {
       h('td', null, gib(lang, x.memoryBytes)),
       h('td', null, g.fits ? `${g.fits ? '✓' : ''} ×${num(lang, g.count)}` : `✗ ${t('gpus.nofit')}`),
       h('td', null, g.fits && g.hours > 0 ? hours(lang, g.hours) : '—',
-        g.fits && g.hours_low !== undefined && g.hours > 0 ? h('span', { class: 'range' }, `${hours(lang, g.hours_low)}–${hours(lang, g.hours_high)}`) : null),
+        g.fits && g.hours_low !== undefined && g.hours > 0 && g.hours_low !== g.hours_high ? h('span', { class: 'range' }, `${hours(lang, g.hours_low)}–${hours(lang, g.hours_high)}`) : null),
       h('td', null, money(lang, x.runCost, cur),
         Number.isFinite(x.runCost) ? h('span', { class: 'range' }, `${money(lang, x.runCostLow, cur)}–${money(lang, x.runCostHigh, cur)}`) : null),
       h('td', null, money(lang, x.projectCost, cur)),
