@@ -35,6 +35,18 @@ void BM_PlanOnlyFull(benchmark::State& state) {
 }
 BENCHMARK(BM_PlanOnlyFull)->Unit(benchmark::kMicrosecond);
 
+// plan() alone without stages: the sizing the planner builds on.
+void BM_PlanOnlySizing(benchmark::State& state) {
+  const auto& catalog = gpuplan::embedded_catalog();
+  auto request = gpuplan::parse_request(kSizingRequest, catalog);
+  if (!request.ok()) {
+    state.SkipWithError(request.error().message.c_str());
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(gpuplan::plan(request.value(), catalog));
+}
+BENCHMARK(BM_PlanOnlySizing)->Unit(benchmark::kMicrosecond);
+
 // Sizing only (no stages): the baseline the planning adds to.
 void BM_PlanJsonSizing(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(gpuplan::plan_json(kSizingRequest));

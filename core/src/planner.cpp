@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 
@@ -60,7 +61,7 @@ constexpr double kTieFraction = 0.005;
 // Upload time above which the user is warned.
 constexpr double kLongUploadHours = 2;
 // Pareto points listed in the response (the set is thinned evenly beyond it).
-constexpr size_t kParetoListed = 8;
+constexpr size_t kParetoListed = 4;
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
@@ -356,21 +357,31 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
 // Cost versus wall time: the options no other beats on both, cheapest first.
 enum class Filter { policy, relaxed, all };
 
-std::vector<Candidate> pareto_front(const std::vector<Candidate>& all, Filter filter) {
-  std::vector<const Candidate*> v;
-  v.reserve(all.size());
-  for (const auto& c : all)
-    if (filter == Filter::all || (filter == Filter::policy ? c.policy : c.relaxed)) v.push_back(&c);
-  std::sort(v.begin(), v.end(), [](const Candidate* a, const Candidate* b) {
-    return a->cost != b->cost ? a->cost < b->cost : a->wall_hours < b->wall_hours;
+// Orders candidates by cost, then wall time: sorted once per stage, so each
+// front below is one sweep.
+void sort_by_cost(std::vector<Candidate>& all) {
+  std::vector<uint32_t> order(all.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return all[a].cost != all[b].cost ? all[a].cost < all[b].cost : all[a].wall_hours < all[b].wall_hours;
   });
+  std::vector<Candidate> sorted;
+  sorted.reserve(all.size());
+  for (uint32_t i : order) sorted.push_back(all[i]);
+  all.swap(sorted);
+}
+
+// `all` sorted by sort_by_cost.
+std::vector<Candidate> pareto_front(const std::vector<Candidate>& all, Filter filter) {
   std::vector<Candidate> front;
   double best_wall = std::numeric_limits<double>::infinity();
-  for (const Candidate* c : v)
-    if (c->wall_hours < best_wall) {
-      front.push_back(*c);
-      best_wall = c->wall_hours;
+  for (const auto& c : all) {
+    if (filter != Filter::all && !(filter == Filter::policy ? c.policy : c.relaxed)) continue;
+    if (c.wall_hours < best_wall) {
+      front.push_back(c);
+      best_wall = c.wall_hours;
     }
+  }
   return front;
 }
 
@@ -547,6 +558,7 @@ PlanResult Planner::run(bool with_changes) {
     sp.runs = s.runs;
     sp.data_fraction = s.data_fraction;
     std::vector<Candidate> all = candidates(s);
+    sort_by_cost(all);
     std::vector<Candidate> front, full;
     choose(s, all, sp, front, full);
     if (!sp.feasible) chosen_.push_back(Candidate{});
@@ -785,7 +797,7 @@ void Planner::warnings(PlanResult& r) {
   for (size_t i = 0; i < r.stages.size(); ++i) {
     const StagePlan& sp = r.stages[i];
     if (!sp.feasible) {
-      warn("no_option", {stage_id(sp.stage)});
+      if (sp.runs > 0) warn("no_option", {stage_id(sp.stage)});  // a stage of 0 runs is simply skipped
       continue;
     }
     const StageOption& o = sp.chosen;

@@ -90,7 +90,7 @@ nlohmann::json option_json(const StageOption& o) {
   return j;
 }
 
-// A Pareto point: what tells the options apart, so the list stays short.
+// An alternative or a Pareto point: what tells the options apart, so the lists stay short.
 nlohmann::json option_brief_json(const StageOption& o) {
   return {{"gpu", o.gpu},
           {"count", o.count},
@@ -101,7 +101,8 @@ nlohmann::json option_brief_json(const StageOption& o) {
           {"wall_hours", finite(o.wall_hours, "plan.wall_hours")},
           {"gpus_per_run", o.gpus_per_run},
           {"parallel_runs", o.parallel_runs},
-          {"separate_rentals", o.separate_rentals}};
+          {"separate_rentals", o.separate_rentals},
+          {"price_per_gpu_hour", finite(o.price_per_gpu_hour, "plan.price")}};
 }
 
 nlohmann::json plan_json(const PlanResult& p) {
@@ -121,7 +122,7 @@ nlohmann::json plan_json(const PlanResult& p) {
     }
     nlohmann::json alternatives = nlohmann::json::array();
     for (const auto& a : s.alternatives) {
-      nlohmann::json aj = option_json(a.option);
+      nlohmann::json aj = option_brief_json(a.option);
       aj["kind"] = a.kind;
       alternatives.push_back(aj);
     }

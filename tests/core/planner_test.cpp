@@ -146,6 +146,22 @@ TEST(Planner, ContractFieldsArePresent) {
   expect_all_finite(r);
 }
 
+TEST(Planner, NoOptionIsWarnedAndAZeroRunStageIsSkipped) {
+  auto q = small_request();
+  q["prefs"] = {{"platforms", {"campus"}}};  // priced by the user's rate, none given
+  auto r = run_plan(q);
+  EXPECT_TRUE(has_warning(r, "no_option"));
+  for (const auto& s : r["plan"]["stages"]) EXPECT_FALSE(s["feasible"].get<bool>());
+  EXPECT_DOUBLE_EQ(r["plan"]["total_cost"].get<double>(), 0);
+  expect_all_finite(r);
+  q = small_request();
+  q["stages"] = nlohmann::json::array({{{"stage", "debug"}, {"runs", 0}}, {{"stage", "formal"}, {"runs", 2}}});
+  auto z = run_plan(q);
+  EXPECT_FALSE(has_warning(z, "no_option"));
+  EXPECT_DOUBLE_EQ(stage(z, "debug")["cost"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(stage(z, "formal")["share"].get<double>(), 1);
+}
+
 TEST(Planner, NoStagesNoPlan) {
   auto r = run_plan(nlohmann::json::parse(R"({"model": {"preset": "small-1b"}})"));
   EXPECT_FALSE(r.contains("plan"));
