@@ -99,8 +99,17 @@ serve() {
 
 bench() {
   build
-  say "benchmarks"
-  npm run --silent bench
+  local status=0
+  say "benchmarks: the page (weight, first figure, plan() in the page's module)"
+  npm run --silent bench || status=1
+  say "benchmarks: plan() natively (Google Benchmark, build/bench; docs/performance.md)"
+  cmake -S . -B build/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_BUILD_BENCHMARKS=ON \
+    -DGPUPLAN_BUILD_TESTS=OFF -DGPUPLAN_BUILD_CLI=OFF >/dev/null
+  cmake --build build/bench --target gpuplan_bench
+  build/bench/bin/gpuplan_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true || status=1
+  say "benchmarks: plan() in wasm under node (budget: full plan in 1 ms median)"
+  node tools/bench_plan.mjs build/wasm/bin/gpuplan.js || status=1
+  return $status
 }
 
 # A short, fixed fuzzing run of each target as part of the tests: the log stays
