@@ -110,8 +110,6 @@ constexpr Template kTemplates[] = {
      "Spot instance: still cheaper after the expected interruption losses (about {1} reclaims a day, about {0}% more time)."},
     {"plan.why.spot_assumed", "（该平台未公布回收频率，这是假设值。）",
      "(The platform publishes no reclaim rate; this one is assumed.)"},
-    {"plan.why.spot_assumed", "（该平台未公布回收频率，这是假设值。）",
-     "(The platform publishes no reclaim rate; this one is assumed.)"},
     {"plan.why.checkpoint", "每 {0} 分钟存一次 checkpoint（写一次约 {1} 秒；Young/Daly 间隔 √(2·C·MTBF)）。",
      "Checkpoint every {0} minutes (one write takes about {1} s; the Young/Daly interval √(2·C·MTBF))."},
     {"plan.why.off_peak", "错峰时段折扣价：只在夜间和周末运行，墙钟时间约为两倍。",
