@@ -381,4 +381,5 @@ export const en: Record<keyof typeof zhCN, string> = {
   'sci.speedup': '×{x} the baseline',
   'sci.ratio': 'FP64/FP32 = {r}',
   'sci.starved': 'FP64-starved',
+  'advice.speed': 'Faster on the {gpu}',
 };

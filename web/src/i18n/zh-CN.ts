@@ -379,4 +379,5 @@ export const zhCN = {
   'sci.speedup': '相对基准 ×{x}',
   'sci.ratio': 'FP64/FP32 = {r}',
   'sci.starved': 'FP64 不足',
+  'advice.speed': '在 {gpu} 上提速',
 };

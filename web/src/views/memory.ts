@@ -85,17 +85,21 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
         (v) => ctx.set({ target_gpu: v }, { now: true })),
       h('p', { class: `verdict ${fitsRec ? 'good' : fitsTotal ? 'warn' : 'bad'}` },
         t(verdict, { gpu: target.name, cap: gib(lang, target.memory_bytes), total: gib(lang, total) })));
-    if (!fitsRec && !ctx.error) {
+    if (!ctx.error && ctx.state.mode !== 'science') {
       // The planner's OOM doctor (docs/oom-doctor.md) answers "what fits" for
-      // one named card; ask it after the first figure is on screen.
-      const slot = h('div', { class: 'advice-slot', 'aria-busy': 'true' }, h('h3', null, t('advice.title', { gpu: target.name })));
+      // one named card; ask it after the first figure is on screen. Its speed
+      // tips (mixed precision on tensor cores, a starved data loader) hold
+      // even when the run fits, so it is asked either way.
+      const slot = h('div', { class: 'advice-slot', 'aria-busy': 'true' }, fitsRec ? null : h('h3', null, t('advice.title', { gpu: target.name })));
       compare.append(slot);
       const request = ctx.request;
       later(() => {
         if (!slot.isConnected) return;
         const doctor = oomDoctor(ctx, request, target.id);
         const remedies = (doctor?.remedies ?? []).filter((r) => r.fits !== false);
-        slot.append(remedies.length
+        const tips = (doctor?.speed_tips ?? []).filter((tip) => tip.message);
+        if (fitsRec && tips.length) slot.append(h('h3', null, t('advice.speed', { gpu: target.name })));
+        if (!fitsRec) slot.append(remedies.length
           ? h('ol', { class: 'advice' }, remedies.map((r) => h('li', { 'data-remedy': r.id },
               r.message ?? label(t, 'remedy', r.id),
               h('span', { class: 'range' }, [
@@ -104,7 +108,7 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
                 typeof r.gpu_hours_factor === 'number' ? ` · ${t('advice.hours_factor', { x: num(lang, r.gpu_hours_factor, 2) })}` : '',
               ].join('')))))
           : h('p', null, t('advice.none')));
-        for (const tip of doctor?.speed_tips ?? []) if (tip.message) slot.append(h('p', { class: 'help' }, tip.message));
+        for (const tip of tips) slot.append(h('p', { class: 'help', 'data-tip': tip.code }, tip.message));
         slot.removeAttribute('aria-busy');
       });
     }
