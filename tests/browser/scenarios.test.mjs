@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { artifacts, axeViolations, launch, onlyLocal, open, setField, until } from './harness.mjs';
+import { artifacts, axeViolations, launch, onlyLocal, open, root, setField, until } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -145,5 +145,42 @@ test('the scenario picker works from the keyboard', async () => {
   assert.ok(key?.startsWith('scenario/'), `focus on ${key}`);
   assert.equal(await page.getAttribute(`[data-key="${key}"]`, 'aria-pressed'), 'true');
   await page.screenshot({ path: path.join(artifacts, 'scenario-picker-en.png') });
+  await context.close();
+});
+
+// Every catalog scenario, picked on the page, sends the planner the request
+// the catalog wrote (catalog/scenarios.json): the page drops or bends none of
+// its fields. Read from the exported JSON, which is the request as sent.
+test('every scenario fills the form with its own request', async () => {
+  const scenarios = JSON.parse(readFileSync(path.join(root, 'catalog/scenarios.json'), 'utf8')).scenarios;
+  assert.ok(scenarios.length >= 11);
+  const { page, context, errors } = await open(browser, { locale: 'en-US' });
+  for (const sc of scenarios) {
+    await pick(page, sc.id);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('text=Export JSON')]);
+    const sent = JSON.parse(readFileSync(await dl.path(), 'utf8')).request;
+    const want = sc.request;
+    assert.equal(sent.workload.mode, want.workload.mode, sc.id);
+    if (want.workload.mode === 'science') {
+      const { baseline, ...rest } = want.science;
+      for (const [k, v] of Object.entries(rest)) assert.equal(sent.science[k], v, `${sc.id} science.${k}`);
+      for (const [k, v] of Object.entries(baseline)) assert.equal(sent.science.baseline[k], v, `${sc.id} science.baseline.${k}`);
+      assert.equal(sent.model, undefined, `${sc.id}: no model in science mode`);
+      continue;
+    }
+    assert.equal(sent.model.preset, want.model.preset, sc.id);
+    const { lora, ...workload } = want.workload;
+    for (const [k, v] of Object.entries(workload)) assert.equal(sent.workload[k], v, `${sc.id} workload.${k}`);
+    if (lora) assert.deepEqual(sent.workload.lora, lora, `${sc.id} workload.lora`);
+    if (want.data.tokens) {
+      // Pre-training counts tokens: the page holds them as whole sequences.
+      const tokens = sent.data.samples * sent.data.epochs * sent.workload.seq_len;
+      assert.ok(Math.abs(tokens / want.data.tokens - 1) < 1e-3, `${sc.id} tokens ${tokens}`);
+    } else {
+      assert.equal(sent.data.samples, want.data.samples, `${sc.id} data.samples`);
+      if (want.workload.mode === 'train') assert.equal(sent.data.epochs, want.data.epochs, `${sc.id} data.epochs`);
+    }
+  }
+  assert.deepEqual(errors, []);
   await context.close();
 });
