@@ -103,6 +103,14 @@ for (const L of LANGS) {
     assert.ok(await page.$('.warnings li[data-code="fp64_consumer_card"]'));
     assert.ok(await page.$('.warnings li[data-code="fp64_consider_cpu"]'));
     assert.match(await page.textContent('table.gpus tr[data-gpu="rtx-4090"] .reasons'), /FP64\/FP32 = 1\/\d+/);
+    // A CFD solver brings its own defaults: FP64 and bandwidth-bound.
+    await page.selectOption('[data-path="science.kind"]', 'cfd');
+    assert.equal(await page.inputValue('[data-path="science.precision"]'), 'fp64');
+    assert.equal(await page.inputValue('[data-path="science.bound"]'), 'bandwidth');
+    await page.selectOption('[data-path="science.kind"]', 'md');
+    assert.equal(await page.inputValue('[data-path="science.bound"]'), 'compute');
+    await page.selectOption('[data-path="science.precision"]', 'fp64');
+    await until(page, (p) => p.$('table.gpus tr[data-gpu="rtx-4090"] [data-starved]'), 'FP64 marker back');
     await page.screenshot({ path: path.join(artifacts, `scenario-md-${L.locale}.png`), fullPage: true });
     assert.deepEqual(await axeViolations(page), []);
 

@@ -12,12 +12,20 @@ export function scienceFields(ctx: Ctx): HTMLElement {
   const sc = state.science;
   const set = (patch: Partial<State['science']>, inputs = false): void =>
     ctx.set({ science: { ...ctx.state.science, ...patch } }, inputs ? { inputs: true, now: true } : {});
-  const sel = <K extends 'kind' | 'precision' | 'bound' | 'unit'>(key: K, values: readonly string[], inputs = false): HTMLElement =>
+  const sel = <K extends 'precision' | 'bound' | 'unit'>(key: K, values: readonly string[], inputs = false): HTMLElement =>
     selectField({ label: t(`sci.${key}` as never), help: t(`sci.${key}.help` as never), value: sc[key], options: opts(ctx, `sci.${key}`, values), path: `science.${key === 'unit' ? 'baseline.unit' : key}` },
       (v) => set({ [key]: v } as Partial<State['science']>, inputs));
   const jobUnit = sc.unit === 'ns/day' ? 'ns' : t('sci.steps');
   return h('div', { class: 'science' },
-    h('div', { class: 'row3' }, sel('kind', SCI_KINDS), sel('precision', SCI_PRECISIONS), sel('bound', SCI_BOUNDS)),
+    h('div', { class: 'row3' },
+      // A new kind brings its defaults (docs/science.md, "Request"): CFD and
+      // FEM solvers in FP64 and bandwidth-bound, MD and others mixed and compute-bound.
+      selectField({ label: t('sci.kind'), help: t('sci.kind.help'), value: sc.kind, options: opts(ctx, 'sci.kind', SCI_KINDS), path: 'science.kind' }, (v) => {
+        const kind = v as State['science']['kind'];
+        const solver = kind === 'cfd' || kind === 'fem';
+        set({ kind, precision: solver ? 'fp64' : 'mixed', bound: solver ? 'bandwidth' : 'compute' }, true);
+      }),
+      sel('precision', SCI_PRECISIONS), sel('bound', SCI_BOUNDS)),
     h('fieldset', { class: 'plain' }, h('legend', null, t('sci.baseline')),
       h('p', { class: 'help' }, t('sci.baseline.help')),
       h('div', { class: 'row3' },
