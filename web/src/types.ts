@@ -43,7 +43,7 @@ export interface Component { id: string; bytes: number }
 export interface GpuRow {
   id: string; fits: boolean; count: number; hours: number;
   hours_low?: number; hours_high?: number; memory_total_bytes?: number;
-  throughput?: { samples_per_s?: number; tokens_per_s?: number; utilization?: number; [k: string]: unknown };
+  throughput?: { samples_per_s?: number; tokens_per_s?: number; utilization?: number; achieved_tflops?: number; fp32_peak_tflops?: number; [k: string]: unknown };
   max_micro_batch?: number; max_seq_len?: number; reasons?: unknown;
   // docs/science.md: rate is in the baseline's unit (0 when the unit is hours).
   science?: { speedup?: number; rate?: number; fp64_ratio?: number; fp64_starved?: boolean };

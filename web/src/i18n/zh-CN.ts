@@ -235,6 +235,7 @@ export const zhCN = {
   'gpus.reason.platform': '最便宜：{platform}（{billing}）',
   'gpus.reason.max_batch': '每卡批大小最多 {n}',
   'gpus.reason.max_seq': '序列最长 {n}',
+  'gpus.reason.coef': '性价比系数 {eff} TFLOPS/({cur}/小时)，按实际使用的精度（种子文章按 FP32 峰值算：{fp32}）',
   'gpus.reason.nodata': '未填样本数，无法估算时间',
   'platforms.lead': '各平台的价格区间、计费粒度、释放后是否继续收存储费、排队风险、报价日期和来源。你拿到的实际报价可以填在这里，会覆盖目录价格，只保存在本机浏览器。',
   'platform.include': '纳入比较',

@@ -80,6 +80,15 @@ function reasons(ctx: Ctx, x: Row): string[] {
   // type, the largest micro-batch and the longest sequence that fit.
   if (typeof g.max_micro_batch === 'number' && g.max_micro_batch > 0) out.push(t('gpus.reason.max_batch', { n: num(lang, g.max_micro_batch) }));
   if (typeof g.max_seq_len === 'number' && g.max_seq_len > 0) out.push(t('gpus.reason.max_seq', { n: num(lang, g.max_seq_len) }));
+  // Seed 004's cost-effectiveness coefficient, TFLOPS per unit of hourly price:
+  // on the precision the workload really uses (achieved rate, docs/time-model.md),
+  // next to the seed's own version (FP32 peak x utilization), which ranks an A100
+  // below consumer cards because it ignores the tensor cores.
+  const tp = g.throughput;
+  const price = x.best?.perGpuHour.typical ?? 0;
+  if (g.fits && price > 0 && tp && typeof tp.achieved_tflops === 'number' && tp.achieved_tflops > 0)
+    out.push(t('gpus.reason.coef', { eff: sig(lang, tp.achieved_tflops / price),
+      fp32: sig(lang, (tp.fp32_peak_tflops ?? 0) * (tp.utilization ?? 0) / price), cur: ctx.state.currency }));
   // Extra reasons the planner may send (strings or {message}).
   const extra = Array.isArray(g.reasons) ? g.reasons : [];
   for (const e of extra) {

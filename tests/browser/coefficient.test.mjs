@@ -1,0 +1,35 @@
+// Seed 004's cost-effectiveness coefficient in the GPU table: computed on the
+// precision the workload really uses, shown next to the seed's FP32 version,
+// which undervalues tensor-core cards for mixed-precision training.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, open, until } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+// "... 12.3 TFLOPS per CNY/h at the precision used (seed 004 by FP32 peak: 4.5)" -> [12.3, 4.5]
+function coefficients(text) {
+  const m = /([\d.,]+) TFLOPS per \w+\/h at the precision used \(seed 004 by FP32 peak: ([\d.,]+)\)/.exec(text);
+  return m ? [Number(m[1].replace(/,/g, '')), Number(m[2].replace(/,/g, ''))] : null;
+}
+
+for (const locale of ['en', 'zh-CN']) {
+  test(`the GPU table gives the value coefficient on the precision used (${locale})`, async () => {
+    const { page, context, errors } = await open(browser, { locale });
+    const pattern = locale === 'en' ? 'TFLOPS per' : '性价比系数';
+    const row = await until(page, async (p) => {
+      const text = await p.textContent('tr[data-gpu="a100-sxm4-80g"] td.reasons').catch(() => null);
+      return text && text.includes(pattern) ? text : null;
+    }, 'an A100 row with its coefficient', 20000);
+    if (locale === 'en') {
+      const [effective, fp32] = coefficients(row);
+      // The default workload trains in bf16-mixed: the A100's tensor cores give it
+      // far more TFLOPS per yuan than its FP32 peak suggests.
+      assert.ok(effective > 2 * fp32, `effective ${effective} vs seed FP32 ${fp32}`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
