@@ -320,11 +320,11 @@ export class App implements Ctx {
   }
 
   start(): void {
-    if (this.embed) {
-      document.body.classList.add('embed');
-      reportHeight();
-    }
+    if (this.embed) document.body.classList.add('embed');
     this.renderAll();
+    // After the first render: a height measured before it is the empty
+    // frame's (the wiki would shrink the frame to that first).
+    if (this.embed) reportHeight();
   }
 }
 
