@@ -14,12 +14,12 @@ namespace gpuplan {
 JsonReply plan_json(std::string_view request_json, const Catalog& catalog) {
   try {
     Result<Request> request = parse_request(request_json, catalog);
-    if (!request.ok()) return {to_json(request.error()).dump(), 2};
-    return {to_json(plan(request.value(), catalog)).dump(), 0};
+    if (!request.ok()) return {error_json_text(request.error()), 2};
+    return {response_json_text(plan(request.value(), catalog)), 0};
   } catch (const std::exception& e) {
-    return {to_json(Error{"internal", "", message(Locale::en, "internal", {e.what()})}).dump(), 3};
+    return {error_json_text(Error{"internal", "", message(Locale::en, "internal", {e.what()})}), 3};
   } catch (...) {
-    return {to_json(Error{"internal", "", message(Locale::en, "internal", {"unknown"})}).dump(), 3};
+    return {error_json_text(Error{"internal", "", message(Locale::en, "internal", {"unknown"})}), 3};
   }
 }
 

@@ -58,57 +58,79 @@ const char* quality_name(QualityImpact q) {
 
 // Only the fields that changed, in contract spelling, so the page or a script
 // can apply it with a JSON merge patch (RFC 7396) and re-plan.
-nlohmann::json patch(const Remedy& r, const Workload& o) {
-  const Workload& w = r.workload;
-  nlohmann::json p = nlohmann::json::object();
-  nlohmann::json wl = nlohmann::json::object();
-  if (w.method != o.method) wl["method"] = name_of(w.method);
-  if (w.precision != o.precision) wl["precision"] = name_of(w.precision);
-  if (w.optimizer != o.optimizer) wl["optimizer"] = name_of(w.optimizer);
-  if (w.micro_batch != o.micro_batch) wl["micro_batch"] = w.micro_batch;
-  if (w.grad_checkpointing != o.grad_checkpointing) wl["grad_checkpointing"] = w.grad_checkpointing;
-  if (w.flash_attention != o.flash_attention) wl["flash_attention"] = w.flash_attention;
-  if (w.kv_cache_bits != o.kv_cache_bits) wl["kv_cache_bits"] = w.kv_cache_bits;
-  if (w.gpus != o.gpus) wl["gpus"] = w.gpus;
-  if (w.sharding != o.sharding) wl["sharding"] = name_of(w.sharding);
-  if (w.cpu_offload != o.cpu_offload) wl["cpu_offload"] = w.cpu_offload;
-  if (!wl.empty()) p["workload"] = wl;
-  p["hardware"] = {{"gpu", r.gpu}, {"count", r.count}};
-  return p;
+void write_patch(JsonWriter& w, const Remedy& r, const Workload& o) {
+  const Workload& n = r.workload;
+  w.begin_object();
+  w.key("hardware").begin_object();
+  w.member("count", r.count);
+  w.member("gpu", r.gpu);
+  w.end_object();
+  const bool changed = n.method != o.method || n.precision != o.precision || n.optimizer != o.optimizer ||
+                       n.micro_batch != o.micro_batch || n.grad_checkpointing != o.grad_checkpointing ||
+                       n.flash_attention != o.flash_attention || n.kv_cache_bits != o.kv_cache_bits ||
+                       n.gpus != o.gpus || n.sharding != o.sharding || n.cpu_offload != o.cpu_offload;
+  if (changed) {
+    w.key("workload").begin_object();
+    if (n.cpu_offload != o.cpu_offload) w.member("cpu_offload", n.cpu_offload);
+    if (n.flash_attention != o.flash_attention) w.member("flash_attention", n.flash_attention);
+    if (n.gpus != o.gpus) w.member("gpus", n.gpus);
+    if (n.grad_checkpointing != o.grad_checkpointing) w.member("grad_checkpointing", n.grad_checkpointing);
+    if (n.kv_cache_bits != o.kv_cache_bits) w.member("kv_cache_bits", n.kv_cache_bits);
+    if (n.method != o.method) w.member("method", name_of(n.method));
+    if (n.micro_batch != o.micro_batch) w.member("micro_batch", n.micro_batch);
+    if (n.optimizer != o.optimizer) w.member("optimizer", name_of(n.optimizer));
+    if (n.precision != o.precision) w.member("precision", name_of(n.precision));
+    if (n.sharding != o.sharding) w.member("sharding", name_of(n.sharding));
+    w.end_object();
+  }
+  w.end_object();
 }
 
 double finite_or_zero(double x) { return std::isfinite(x) ? x : 0; }
 
 }  // namespace
 
-nlohmann::json to_json(const Diagnosis& d, Locale locale) {
-  nlohmann::json remedies = nlohmann::json::array();
+void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
+  w.begin_object();
+  w.member("capacity_bytes", static_cast<int64_t>(std::llround(d.capacity_bytes)));
+  w.member("count", d.count);
+  w.member("fits", d.fits);
+  w.member("gpu", d.gpu);
+  w.key("remedies").begin_array();
   for (const auto& r : d.remedies) {
     const Text* text = remedy_text(r.id);
-    remedies.push_back({{"id", r.id},
-                        {"patch", patch(r, d.original)},
-                        {"fits", r.fits},
-                        {"total_bytes", static_cast<int64_t>(std::llround(finite_or_zero(r.memory.total_bytes)))},
-                        {"quality_impact", quality_name(r.quality)},
-                        {"time_factor", finite_or_zero(r.time_factor)},
-                        {"gpu_hours_factor", finite_or_zero(r.gpu_hours_factor)},
-                        {"gradient_accumulation", r.gradient_accumulation},
-                        {"message", text ? text->in(locale) : r.id}});
+    w.begin_object();
+    w.member("fits", r.fits);
+    w.member("gpu_hours_factor", finite_or_zero(r.gpu_hours_factor));
+    w.member("gradient_accumulation", r.gradient_accumulation);
+    w.member("id", r.id);
+    if (text)
+      w.member("message", text->in(locale));
+    else
+      w.member("message", r.id);
+    w.key("patch");
+    write_patch(w, r, d.original);
+    w.member("quality_impact", quality_name(r.quality));
+    w.member("time_factor", finite_or_zero(r.time_factor));
+    w.member("total_bytes", static_cast<int64_t>(std::llround(finite_or_zero(r.memory.total_bytes))));
+    w.end_object();
   }
-  nlohmann::json tips = nlohmann::json::array();
+  w.end_array();
+  w.key("speed_tips").begin_array();
   if (d.mixed_precision_speedup > 1.2) {
-    tips.push_back({{"code", "use_mixed_precision"},
-                    {"speedup", finite_or_zero(d.mixed_precision_speedup)},
-                    {"message", message(locale, "tip.mixed_precision", {format_number(std::round(d.mixed_precision_speedup * 10) / 10)})}});
+    w.begin_object();
+    w.member("code", "use_mixed_precision");
+    w.member("message", message(locale, "tip.mixed_precision", {format_number(std::round(d.mixed_precision_speedup * 10) / 10)}));
+    w.member("speedup", finite_or_zero(d.mixed_precision_speedup));
+    w.end_object();
   }
-  tips.push_back({{"code", "data_loader"}, {"message", message(locale, "tip.data_loader")}});
-  return {{"gpu", d.gpu},
-          {"count", d.count},
-          {"fits", d.fits},
-          {"capacity_bytes", static_cast<int64_t>(std::llround(d.capacity_bytes))},
-          {"total_bytes", static_cast<int64_t>(std::llround(finite_or_zero(d.total_bytes)))},
-          {"remedies", remedies},
-          {"speed_tips", tips}};
+  w.begin_object();
+  w.member("code", "data_loader");
+  w.member("message", message(locale, "tip.data_loader"));
+  w.end_object();
+  w.end_array();
+  w.member("total_bytes", static_cast<int64_t>(std::llround(finite_or_zero(d.total_bytes))));
+  w.end_object();
 }
 
 }  // namespace gpuplan

@@ -2,13 +2,13 @@
 // their new memory and time, and the speed tips, in the request's locale.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "gpuplan/locale.h"
 #include "gpuplan/oom_doctor.h"
+#include "json_writer.h"
 
 namespace gpuplan {
 
-nlohmann::json to_json(const Diagnosis& diagnosis, Locale locale);
+// Writes the diagnosis as one JSON object (keys in ascending order, json_writer.h).
+void write_json(JsonWriter& writer, const Diagnosis& diagnosis, Locale locale);
 
 }  // namespace gpuplan

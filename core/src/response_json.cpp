@@ -5,8 +5,13 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "json_writer.h"
 #include "oom_doctor_json.h"
 
+// Every object below lists its members in byte-wise ascending key order, the
+// order nlohmann::json's std::map kept them in before the writer replaced it
+// (JsonWriter::key() throws on a misordered key). Optional members sit at their
+// sorted place behind their condition.
 namespace gpuplan {
 namespace {
 
@@ -24,204 +29,286 @@ int64_t bytes(double x, const char* what) {
   return static_cast<int64_t>(std::llround(std::min(finite(x, what), 9.2233720368547748e18)));
 }
 
-nlohmann::json memory_json(const MemoryEstimate& m) {
-  nlohmann::json components = nlohmann::json::array();
-  for (const auto& c : m.components) components.push_back({{"id", c.id}, {"bytes", bytes(c.bytes, "components")}});
-  return {{"per_gpu",
-           {{"allocated_bytes", bytes(m.allocated_bytes, "allocated_bytes")},
-            {"reserved_bytes", bytes(m.reserved_bytes, "reserved_bytes")},
-            {"total_bytes", bytes(m.total_bytes, "total_bytes")}}},
-          {"components", components}};
+void write_memory(JsonWriter& w, const Response& r) {
+  const MemoryEstimate& m = r.memory;
+  w.begin_object();
+  w.key("components").begin_array();
+  for (const auto& c : m.components) {
+    w.begin_object();
+    w.member("bytes", bytes(c.bytes, "components"));
+    w.member("id", c.id);
+    w.end_object();
+  }
+  w.end_array();
+  w.member("headroom", finite(r.headroom, "headroom"));
+  w.key("per_gpu").begin_object();
+  w.member("allocated_bytes", bytes(m.allocated_bytes, "allocated_bytes"));
+  w.member("reserved_bytes", bytes(m.reserved_bytes, "reserved_bytes"));
+  w.member("total_bytes", bytes(m.total_bytes, "total_bytes"));
+  w.end_object();
+  w.member("recommended_bytes", bytes(r.recommended_bytes, "recommended_bytes"));
+  w.end_object();
 }
 
-nlohmann::json throughput_json(const Throughput& t) {
-  return {{"samples_per_s", finite(t.samples_per_s, "samples_per_s")},
-          {"tokens_per_s", finite(t.tokens_per_s, "tokens_per_s")},
-          {"step_seconds", finite(t.step_seconds, "step_seconds")},
-          {"utilization", finite(t.utilization, "utilization")},
-          {"scaling_efficiency", finite(t.scaling_efficiency, "scaling_efficiency")},
-          {"low_factor", finite(t.low_factor, "low_factor")},
-          {"high_factor", finite(t.high_factor, "high_factor")},
-          // Time model extras (docs/time-model.md): the unit the precision runs on and
-          // the per-GPU rates seed 004's cost-effectiveness coefficient divides by price.
-          {"compute_unit", std::string(compute_unit_name(t.unit))},
-          {"peak_tflops", finite(t.peak_tflops, "peak_tflops")},
-          {"achieved_tflops", finite(t.achieved_tflops, "achieved_tflops")},
-          {"fp32_peak_tflops", finite(t.fp32_peak_tflops, "fp32_peak_tflops")},
-          {"bandwidth_bound", t.bandwidth_bound},
-          {"step_breakdown_seconds",
-           {{"compute", finite(t.step.compute_seconds, "step.compute")},
-            {"memory", finite(t.step.memory_seconds, "step.memory")},
-            {"optimizer", finite(t.step.optimizer_seconds, "step.optimizer")},
-            {"kernel_tail", finite(t.step.kernel_tail_seconds, "step.kernel_tail")},
-            {"host", finite(t.step.host_seconds, "step.host")},
-            {"communication", finite(t.step.communication_seconds, "step.communication")},
-            {"exposed_communication", finite(t.step.exposed_communication_seconds, "step.exposed_communication")}}}};
+void write_throughput(JsonWriter& w, const Throughput& t) {
+  w.begin_object();
+  w.member("achieved_tflops", finite(t.achieved_tflops, "achieved_tflops"));
+  w.member("bandwidth_bound", t.bandwidth_bound);
+  // Time model extras (docs/time-model.md): the unit the precision runs on and
+  // the per-GPU rates seed 004's cost-effectiveness coefficient divides by price.
+  w.member("compute_unit", compute_unit_name(t.unit));
+  w.member("fp32_peak_tflops", finite(t.fp32_peak_tflops, "fp32_peak_tflops"));
+  w.member("high_factor", finite(t.high_factor, "high_factor"));
+  w.member("low_factor", finite(t.low_factor, "low_factor"));
+  w.member("peak_tflops", finite(t.peak_tflops, "peak_tflops"));
+  w.member("samples_per_s", finite(t.samples_per_s, "samples_per_s"));
+  w.member("scaling_efficiency", finite(t.scaling_efficiency, "scaling_efficiency"));
+  w.key("step_breakdown_seconds").begin_object();
+  w.member("communication", finite(t.step.communication_seconds, "step.communication"));
+  w.member("compute", finite(t.step.compute_seconds, "step.compute"));
+  w.member("exposed_communication", finite(t.step.exposed_communication_seconds, "step.exposed_communication"));
+  w.member("host", finite(t.step.host_seconds, "step.host"));
+  w.member("kernel_tail", finite(t.step.kernel_tail_seconds, "step.kernel_tail"));
+  w.member("memory", finite(t.step.memory_seconds, "step.memory"));
+  w.member("optimizer", finite(t.step.optimizer_seconds, "step.optimizer"));
+  w.end_object();
+  w.member("step_seconds", finite(t.step_seconds, "step_seconds"));
+  w.member("tokens_per_s", finite(t.tokens_per_s, "tokens_per_s"));
+  w.member("utilization", finite(t.utilization, "utilization"));
+  w.end_object();
+}
+
+void write_gpu(JsonWriter& w, const GpuResult& g) {
+  w.begin_object();
+  w.member("count", g.count);
+  w.member("fits", g.fits);
+  w.member("hours", finite(g.hours, "hours"));
+  w.member("hours_high", finite(g.hours / std::max(1e-9, g.throughput.low_factor), "hours_high"));
+  w.member("hours_low", finite(g.hours / std::max(1e-9, g.throughput.high_factor), "hours_low"));
+  w.member("id", g.id);
+  w.member("max_micro_batch", g.limits.max_micro_batch);
+  w.member("max_seq_len", g.limits.max_seq_len);
+  w.member("memory_total_bytes", bytes(g.memory.total_bytes, "gpus.memory"));
+  if (g.science) {
+    w.key("science").begin_object();
+    w.member("fp64_ratio", finite(g.science->fp64_ratio, "science.fp64_ratio"));
+    w.member("fp64_starved", g.science->fp64_starved);
+    w.member("rate", finite(g.science->rate, "science.rate"));
+    w.member("speedup", finite(g.science->speedup, "science.speedup"));
+    w.end_object();
+  }
+  w.key("throughput");
+  write_throughput(w, g.throughput);
+  w.end_object();
 }
 
 // --- the planning section (contract "Planning section"; docs/api.md)
 
-nlohmann::json option_json(const StageOption& o) {
-  nlohmann::json j = {{"gpu", o.gpu},
-                      {"count", o.count},
-                      {"platform", o.platform},
-                      {"billing", billing_id(o.billing)},
-                      {"hours", finite(o.hours, "plan.hours")},
-                      {"cost", finite(o.cost, "plan.cost")},
-                      {"gpus_per_run", o.gpus_per_run},
-                      {"parallel_runs", o.parallel_runs},
-                      {"separate_rentals", o.separate_rentals},
-                      {"instances", o.instances},
-                      {"price_per_gpu_hour", finite(o.price_per_gpu_hour, "plan.price")},
-                      {"run_hours", finite(o.run_hours, "plan.run_hours")},
-                      {"wall_hours", finite(o.wall_hours, "plan.wall_hours")},
-                      {"compute_cost", finite(o.compute_cost, "plan.compute_cost")},
-                      {"storage_cost", finite(o.storage_cost, "plan.storage_cost")},
-                      {"credit", finite(o.credit, "plan.credit")},
-                      {"tight_memory", o.tight_memory},
-                      {"education_discount", o.education_discount}};
-  if (o.spot)
-    j["spot"] = {{"interruptions_per_hour", finite(o.spot->interruptions_per_hour, "spot")},
-                 {"interruptions_assumed", o.spot->interruptions_assumed},
-                 {"checkpoint_seconds", finite(o.spot->checkpoint_seconds, "spot")},
-                 {"checkpoint_interval_hours", finite(o.spot->checkpoint_interval_hours, "spot")},
-                 {"overhead_fraction", finite(o.spot->overhead_fraction, "spot")},
-                 {"expected_interruptions", finite(o.spot->expected_interruptions, "spot")}};
-  return j;
+void write_spot(JsonWriter& w, const SpotDetail& s) {
+  w.begin_object();
+  w.member("checkpoint_interval_hours", finite(s.checkpoint_interval_hours, "spot"));
+  w.member("checkpoint_seconds", finite(s.checkpoint_seconds, "spot"));
+  w.member("expected_interruptions", finite(s.expected_interruptions, "spot"));
+  w.member("interruptions_assumed", s.interruptions_assumed);
+  w.member("interruptions_per_hour", finite(s.interruptions_per_hour, "spot"));
+  w.member("overhead_fraction", finite(s.overhead_fraction, "spot"));
+  w.end_object();
 }
 
-// An alternative or a Pareto point: what tells the options apart, so the lists stay short.
-nlohmann::json option_brief_json(const StageOption& o) {
-  return {{"gpu", o.gpu},
-          {"count", o.count},
-          {"platform", o.platform},
-          {"billing", billing_id(o.billing)},
-          {"hours", finite(o.hours, "plan.hours")},
-          {"cost", finite(o.cost, "plan.cost")},
-          {"wall_hours", finite(o.wall_hours, "plan.wall_hours")},
-          {"gpus_per_run", o.gpus_per_run},
-          {"parallel_runs", o.parallel_runs},
-          {"separate_rentals", o.separate_rentals},
-          {"price_per_gpu_hour", finite(o.price_per_gpu_hour, "plan.price")}};
+// An alternative (with its kind) or a Pareto point (kind null): what tells the
+// options apart, so the lists stay short.
+void write_option_brief(JsonWriter& w, const StageOption& o, const std::string* kind) {
+  w.begin_object();
+  w.member("billing", billing_id(o.billing));
+  w.member("cost", finite(o.cost, "plan.cost"));
+  w.member("count", o.count);
+  w.member("gpu", o.gpu);
+  w.member("gpus_per_run", o.gpus_per_run);
+  w.member("hours", finite(o.hours, "plan.hours"));
+  if (kind) w.member("kind", *kind);
+  w.member("parallel_runs", o.parallel_runs);
+  w.member("platform", o.platform);
+  w.member("price_per_gpu_hour", finite(o.price_per_gpu_hour, "plan.price"));
+  w.member("separate_rentals", o.separate_rentals);
+  w.member("wall_hours", finite(o.wall_hours, "plan.wall_hours"));
+  w.end_object();
 }
 
-nlohmann::json plan_json(const PlanResult& p) {
-  nlohmann::json stages = nlohmann::json::array();
-  for (const auto& s : p.stages) {
-    nlohmann::json j = s.feasible ? option_json(s.chosen) : nlohmann::json::object();
-    j["stage"] = stage_id(s.stage);
-    j["runs"] = s.runs;
-    j["data_fraction"] = finite(s.data_fraction, "plan.data_fraction");
-    j["feasible"] = s.feasible;
-    j["share"] = finite(s.share, "plan.share");
-    j["upload_hours"] = finite(s.upload_hours, "plan.upload_hours");
-    j["why"] = s.why;
-    if (!s.feasible) {
-      j["hours"] = 0;
-      j["cost"] = 0;
-    }
-    nlohmann::json alternatives = nlohmann::json::array();
-    for (const auto& a : s.alternatives) {
-      nlohmann::json aj = option_brief_json(a.option);
-      aj["kind"] = a.kind;
-      alternatives.push_back(aj);
-    }
-    j["alternatives"] = alternatives;
-    nlohmann::json pareto = nlohmann::json::array();
-    for (const auto& o : s.pareto) pareto.push_back(option_brief_json(o));
-    j["pareto"] = pareto;
-    stages.push_back(j);
+// A stage: the chosen option's fields when feasible (hours and cost 0 when
+// not), merged with the stage's own, in one sorted list.
+void write_stage(JsonWriter& w, const StagePlan& s) {
+  const StageOption& o = s.chosen;
+  const bool f = s.feasible;
+  w.begin_object();
+  w.key("alternatives").begin_array();
+  for (const auto& a : s.alternatives) write_option_brief(w, a.option, &a.kind);
+  w.end_array();
+  if (f) {
+    w.member("billing", billing_id(o.billing));
+    w.member("compute_cost", finite(o.compute_cost, "plan.compute_cost"));
+    w.member("cost", finite(o.cost, "plan.cost"));
+    w.member("count", o.count);
+    w.member("credit", finite(o.credit, "plan.credit"));
+  } else {
+    w.member("cost", 0);
   }
-  nlohmann::json out = {{"category", category_id(p.category)},
-                        {"category_advice", p.category_advice},
-                        {"stages", stages},
-                        {"total_cost", finite(p.total_cost, "plan.total_cost")},
-                        {"currency", p.currency},
-                        {"within_budget", p.within_budget},
-                        {"wall_hours", finite(p.wall_hours, "plan.wall_hours")},
-                        {"meets_deadline", p.meets_deadline}};
-  if (p.budget) out["budget"] = finite(*p.budget, "plan.budget");
-  if (p.deadline_hours > 0) out["deadline_hours"] = finite(p.deadline_hours, "plan.deadline_hours");
-  nlohmann::json changes = nlohmann::json::array();
-  for (const auto& c : p.changes)
-    changes.push_back({{"code", c.code},
-                       {"saving", finite(c.saving, "plan.changes.saving")},
-                       {"new_total", finite(c.new_total, "plan.changes.new_total")},
-                       {"saving_is_upper_bound", c.saving_is_upper_bound},
-                       {"message", c.message}});
-  out["changes"] = changes;
-  nlohmann::json advice = nlohmann::json::array();
-  for (const auto& a : p.advice) advice.push_back({{"code", a.code}, {"message", a.message}});
-  out["advice"] = advice;
-  if (p.rent_vs_buy) {
-    const auto& b = *p.rent_vs_buy;
-    out["rent_vs_buy"] = {{"gpu", b.gpu},
-                          {"gpu_hours", finite(b.gpu_hours, "rent_vs_buy")},
-                          {"rent_per_gpu_hour", finite(b.rent_per_gpu_hour, "rent_vs_buy")},
-                          {"purchase_per_gpu", finite(b.purchase_per_gpu, "rent_vs_buy")},
-                          {"electricity_per_kwh", finite(b.electricity_per_kwh, "rent_vs_buy")},
-                          {"watts_per_gpu", finite(b.watts_per_gpu, "rent_vs_buy")},
-                          {"rent_cost", finite(b.rent_cost, "rent_vs_buy")},
-                          {"buy_cost", finite(b.buy_cost, "rent_vs_buy")},
-                          {"break_even_gpu_hours", finite(b.break_even_gpu_hours, "rent_vs_buy")},
-                          {"utilization_to_break_even", finite(b.utilization_to_break_even, "rent_vs_buy")},
-                          {"depreciation_per_year", finite(b.depreciation_per_year, "rent_vs_buy")},
-                          {"cheaper", b.cheaper},
-                          {"source", b.source}};
+  w.member("data_fraction", finite(s.data_fraction, "plan.data_fraction"));
+  if (f) w.member("education_discount", o.education_discount);
+  w.member("feasible", s.feasible);
+  if (f) {
+    w.member("gpu", o.gpu);
+    w.member("gpus_per_run", o.gpus_per_run);
+    w.member("hours", finite(o.hours, "plan.hours"));
+    w.member("instances", o.instances);
+    w.member("parallel_runs", o.parallel_runs);
+  } else {
+    w.member("hours", 0);
   }
+  w.key("pareto").begin_array();
+  for (const auto& p : s.pareto) write_option_brief(w, p, nullptr);
+  w.end_array();
+  if (f) {
+    w.member("platform", o.platform);
+    w.member("price_per_gpu_hour", finite(o.price_per_gpu_hour, "plan.price"));
+    w.member("run_hours", finite(o.run_hours, "plan.run_hours"));
+  }
+  w.member("runs", s.runs);
+  if (f) w.member("separate_rentals", o.separate_rentals);
+  w.member("share", finite(s.share, "plan.share"));
+  if (f && o.spot) {
+    w.key("spot");
+    write_spot(w, *o.spot);
+  }
+  w.member("stage", stage_id(s.stage));
+  if (f) {
+    w.member("storage_cost", finite(o.storage_cost, "plan.storage_cost"));
+    w.member("tight_memory", o.tight_memory);
+  }
+  w.member("upload_hours", finite(s.upload_hours, "plan.upload_hours"));
+  if (f) w.member("wall_hours", finite(o.wall_hours, "plan.wall_hours"));
+  w.member("why", s.why);
+  w.end_object();
+}
+
+void write_rent_vs_buy(JsonWriter& w, const RentVsBuyPlan& b) {
+  w.begin_object();
+  w.member("break_even_gpu_hours", finite(b.break_even_gpu_hours, "rent_vs_buy"));
+  w.member("buy_cost", finite(b.buy_cost, "rent_vs_buy"));
+  w.member("cheaper", b.cheaper);
+  w.member("depreciation_per_year", finite(b.depreciation_per_year, "rent_vs_buy"));
+  w.member("electricity_per_kwh", finite(b.electricity_per_kwh, "rent_vs_buy"));
+  w.member("gpu", b.gpu);
+  w.member("gpu_hours", finite(b.gpu_hours, "rent_vs_buy"));
+  w.member("purchase_per_gpu", finite(b.purchase_per_gpu, "rent_vs_buy"));
+  w.member("rent_cost", finite(b.rent_cost, "rent_vs_buy"));
+  w.member("rent_per_gpu_hour", finite(b.rent_per_gpu_hour, "rent_vs_buy"));
+  w.member("source", b.source);
+  w.member("utilization_to_break_even", finite(b.utilization_to_break_even, "rent_vs_buy"));
+  w.member("watts_per_gpu", finite(b.watts_per_gpu, "rent_vs_buy"));
+  w.end_object();
+}
+
+void write_group(JsonWriter& w, const GroupRentalPlan& g) {
+  w.begin_object();
+  w.member("billing", billing_id(g.billing));
+  w.member("gpu", g.gpu);
+  w.member("gpus", g.gpus);
+  w.member("hourly_equivalent_per_month", finite(g.hourly_equivalent_per_month, "group"));
+  w.member("machine_per_month", finite(g.machine_per_month, "group"));
+  w.member("people", g.people);
+  w.member("per_person_gpu_hours_per_month", finite(g.per_person_gpu_hours_per_month, "group"));
+  w.member("per_person_per_month", finite(g.per_person_per_month, "group"));
+  w.member("platform", g.platform);
+  w.member("saving_fraction", finite(g.saving_fraction, "group"));
+  w.end_object();
+}
+
+void write_plan(JsonWriter& w, const PlanResult& p) {
+  w.begin_object();
+  w.key("advice").begin_array();
+  for (const auto& a : p.advice) {
+    w.begin_object();
+    w.member("code", a.code);
+    w.member("message", a.message);
+    w.end_object();
+  }
+  w.end_array();
+  if (p.budget) w.member("budget", finite(*p.budget, "plan.budget"));
+  w.member("category", category_id(p.category));
+  w.member("category_advice", p.category_advice);
+  w.key("changes").begin_array();
+  for (const auto& c : p.changes) {
+    w.begin_object();
+    w.member("code", c.code);
+    w.member("message", c.message);
+    w.member("new_total", finite(c.new_total, "plan.changes.new_total"));
+    w.member("saving", finite(c.saving, "plan.changes.saving"));
+    w.member("saving_is_upper_bound", c.saving_is_upper_bound);
+    w.end_object();
+  }
+  w.end_array();
+  w.member("currency", p.currency);
+  if (p.deadline_hours > 0) w.member("deadline_hours", finite(p.deadline_hours, "plan.deadline_hours"));
   if (p.group) {
-    const auto& g = *p.group;
-    out["group"] = {{"people", g.people},
-                    {"gpus", g.gpus},
-                    {"gpu", g.gpu},
-                    {"platform", g.platform},
-                    {"billing", billing_id(g.billing)},
-                    {"machine_per_month", finite(g.machine_per_month, "group")},
-                    {"per_person_per_month", finite(g.per_person_per_month, "group")},
-                    {"per_person_gpu_hours_per_month", finite(g.per_person_gpu_hours_per_month, "group")},
-                    {"hourly_equivalent_per_month", finite(g.hourly_equivalent_per_month, "group")},
-                    {"saving_fraction", finite(g.saving_fraction, "group")}};
+    w.key("group");
+    write_group(w, *p.group);
   }
-  return out;
+  w.member("meets_deadline", p.meets_deadline);
+  if (p.rent_vs_buy) {
+    w.key("rent_vs_buy");
+    write_rent_vs_buy(w, *p.rent_vs_buy);
+  }
+  w.key("stages").begin_array();
+  for (const auto& s : p.stages) write_stage(w, s);
+  w.end_array();
+  w.member("total_cost", finite(p.total_cost, "plan.total_cost"));
+  w.member("wall_hours", finite(p.wall_hours, "plan.wall_hours"));
+  w.member("within_budget", p.within_budget);
+  w.end_object();
 }
 
 }  // namespace
 
-nlohmann::json to_json(const Response& r) {
-  nlohmann::json out;
-  nlohmann::json memory = memory_json(r.memory);
-  memory["headroom"] = finite(r.headroom, "headroom");
-  memory["recommended_bytes"] = bytes(r.recommended_bytes, "recommended_bytes");
-  out["memory"] = memory;
-  nlohmann::json gpus = nlohmann::json::array();
-  for (const auto& g : r.gpus) {
-    gpus.push_back({{"id", g.id},
-                    {"fits", g.fits},
-                    {"count", g.count},
-                    {"memory_total_bytes", bytes(g.memory.total_bytes, "gpus.memory")},
-                    {"throughput", throughput_json(g.throughput)},
-                    {"hours", finite(g.hours, "hours")},
-                    {"hours_low", finite(g.hours / std::max(1e-9, g.throughput.high_factor), "hours_low")},
-                    {"hours_high", finite(g.hours / std::max(1e-9, g.throughput.low_factor), "hours_high")},
-                    {"max_micro_batch", g.limits.max_micro_batch},
-                    {"max_seq_len", g.limits.max_seq_len}});
-    if (g.science)
-      gpus.back()["science"] = {{"speedup", finite(g.science->speedup, "science.speedup")},
-                                {"rate", finite(g.science->rate, "science.rate")},
-                                {"fp64_ratio", finite(g.science->fp64_ratio, "science.fp64_ratio")},
-                                {"fp64_starved", g.science->fp64_starved}};
+std::string response_json_text(const Response& r) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("gpus").begin_array();
+  for (const auto& g : r.gpus) write_gpu(w, g);
+  w.end_array();
+  w.key("memory");
+  write_memory(w, r);
+  if (r.oom_doctor) {
+    w.key("oom_doctor");
+    write_json(w, *r.oom_doctor, r.locale);
   }
-  out["gpus"] = gpus;
-  nlohmann::json warnings = nlohmann::json::array();
-  for (const auto& w : r.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}});
-  out["warnings"] = warnings;
-  if (r.plan) out["plan"] = plan_json(*r.plan);
-  if (r.oom_doctor) out["oom_doctor"] = to_json(*r.oom_doctor, r.locale);
-  return out;
+  if (r.plan) {
+    w.key("plan");
+    write_plan(w, *r.plan);
+  }
+  w.key("warnings").begin_array();
+  for (const auto& x : r.warnings) {
+    w.begin_object();
+    w.member("code", x.code);
+    w.member("message", x.message);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.take();
 }
 
-nlohmann::json to_json(const Error& e) {
-  return {{"error", {{"code", e.code}, {"path", e.path}, {"message", e.message}}}};
+std::string error_json_text(const Error& e) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("error").begin_object();
+  w.member("code", e.code);
+  w.member("message", e.message);
+  w.member("path", e.path);
+  w.end_object();
+  w.end_object();
+  return w.take();
 }
+
+nlohmann::json to_json(const Response& r) { return nlohmann::json::parse(response_json_text(r)); }
 
 }  // namespace gpuplan

@@ -1,0 +1,71 @@
+// A streaming JSON writer into one std::string: the response is written once,
+// front to back, instead of being built as an nlohmann::json tree (a std::map
+// per object, an allocation per value) and then serialised. It writes exactly
+// the text nlohmann::json::dump() writes for the same values, so the output
+// stayed byte-identical when the response moved to it (docs/performance.md):
+//
+// - object keys must come in the order nlohmann's std::map keeps them
+//   (byte-wise ascending); key() checks it and throws std::logic_error, which
+//   the API boundary turns into an "internal" error, so a misordered key is a
+//   failing test, never silently different output;
+// - doubles through nlohmann's own Grisu2 formatter (detail::to_chars: shortest
+//   round-trip digits, "1.0" for integral values, exponent form outside
+//   1e-5..1e15); integers as plain decimals; a non-finite double throws
+//   (the response's "no NaN/Infinity ever reaches output" rule);
+// - strings escaped as dump() does with ensure_ascii = false: \" \\ \b \f \n
+//   \r \t, other bytes below 0x20 as \u00xx, UTF-8 passed through after a
+//   validity check (dump() throws on invalid UTF-8 too).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace gpuplan {
+
+class JsonWriter {
+ public:
+  JsonWriter();
+
+  void begin_object();
+  void end_object();
+  void begin_array();
+  void end_array();
+
+  // The next member's key; keys of one object must be strictly ascending.
+  JsonWriter& key(std::string_view name);
+
+  void value(std::string_view s);
+  void value(const char* s) { value(std::string_view(s)); }
+  void value(const std::string& s) { value(std::string_view(s)); }
+  void value(bool b);
+  void value(double x);  // throws std::runtime_error when not finite
+  void value(int64_t i);
+  template <typename Int>
+    requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>)
+  void value(Int i) {
+    value(static_cast<int64_t>(i));
+  }
+
+  // key(name) then value(v): the common case in one call.
+  template <typename T>
+  void member(std::string_view name, const T& v) {
+    key(name);
+    value(v);
+  }
+
+  std::string take() { return std::move(out_); }
+
+ private:
+  void separate();
+
+  std::string out_;
+  bool need_comma_ = false;
+  // The last key of each open object (empty at the start, and for arrays), to
+  // check the order nlohmann::json would have sorted them in.
+  std::vector<std::string_view> last_keys_;
+};
+
+}  // namespace gpuplan

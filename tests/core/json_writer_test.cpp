@@ -1,0 +1,165 @@
+// The streaming response writer must print exactly what nlohmann::json::dump()
+// prints for the same values (the response text was produced by dump() before,
+// and saved outputs, share links and native/wasm parity rely on the bytes).
+// nlohmann is the independent reference here: every check compares against it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "json_writer.h"
+#include "test_support.h"
+
+namespace gpuplan::test {
+namespace {
+
+std::string written(double x) {
+  JsonWriter w;
+  w.value(x);
+  return w.take();
+}
+
+TEST(JsonWriter, DoublesAsNlohmannDumpsThem) {
+  const double cases[] = {0.0, -0.0, 1.0, -1.0, 0.1, 0.3, 1.5, 100.0, 1e15, 1e16, 123456789012345678.0, 1e-4,
+                          1e-5, 1.0 / 3.0, 2.0 / 3.0, 97.70375082551972, 5e-324, 1.7976931348623157e308,
+                          -2.5e-7, 4.0e21, 0.30000000000000004, 1e100, 65536.0, 9.2233720368547748e18};
+  for (double x : cases) EXPECT_EQ(written(x), nlohmann::json(x).dump()) << x;
+  // Random bit patterns over the whole finite range, and random "money" values.
+  std::mt19937_64 rng(20261130);
+  std::uniform_real_distribution<double> money(0, 100000);
+  for (int i = 0; i < 20000; ++i) {
+    uint64_t bits = rng();
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    if (std::isfinite(x)) {
+      EXPECT_EQ(written(x), nlohmann::json(x).dump()) << bits;
+    }
+    const double m = std::round(money(rng) * 100) / 100;
+    EXPECT_EQ(written(m), nlohmann::json(m).dump()) << m;
+  }
+}
+
+TEST(JsonWriter, IntegersAndBooleans) {
+  const int64_t cases[] = {0, 1, -1, 42, 65536, 1 << 24, std::numeric_limits<int64_t>::max(),
+                           std::numeric_limits<int64_t>::min(), 414992331407};
+  for (int64_t i : cases) {
+    JsonWriter w;
+    w.value(i);
+    EXPECT_EQ(w.take(), nlohmann::json(i).dump());
+  }
+  JsonWriter w;
+  w.begin_array();
+  w.value(true);
+  w.value(false);
+  w.value(7);
+  w.end_array();
+  EXPECT_EQ(w.take(), "[true,false,7]");
+}
+
+TEST(JsonWriter, StringsEscapedAsNlohmannDumpsThem) {
+  std::string all_ascii;
+  for (int c = 1; c < 0x80; ++c) all_ascii += char(c);
+  const std::string cases[] = {"", "plain", "quote \" and backslash \\", "\b\f\n\r\t", std::string("nul\0in", 6),
+                               all_ascii, "中文 显存 😀 ½ é", "\x7f", "mix\x01中\x1f\"end"};
+  for (const auto& s : cases) {
+    JsonWriter w;
+    w.value(s);
+    EXPECT_EQ(w.take(), nlohmann::json(s).dump()) << s;
+  }
+}
+
+TEST(JsonWriter, InvalidUtf8Throws) {
+  // dump() refuses these too (type_error 316); the API turns a throw into an internal error.
+  for (const std::string bad : {"\xff", "\xc0\x80", "\xed\xa0\x80", "\xe4\xb8", "\xf4\x90\x80\x80", "a\x80"}) {
+    JsonWriter w;
+    EXPECT_THROW(w.value(bad), std::runtime_error) << bad;
+    EXPECT_THROW((void)nlohmann::json(bad).dump(), nlohmann::json::type_error) << bad;
+  }
+}
+
+TEST(JsonWriter, NonFiniteThrows) {
+  JsonWriter w;
+  EXPECT_THROW(w.value(std::numeric_limits<double>::quiet_NaN()), std::runtime_error);
+  EXPECT_THROW(w.value(std::numeric_limits<double>::infinity()), std::runtime_error);
+  EXPECT_THROW(w.value(-std::numeric_limits<double>::infinity()), std::runtime_error);
+}
+
+TEST(JsonWriter, NestedStructureAndKeyOrder) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("a").begin_array();
+  w.begin_object();
+  w.member("x", 1);
+  w.member("y", 2.5);
+  w.end_object();
+  w.begin_array();
+  w.end_array();
+  w.end_array();
+  w.key("b").begin_object();
+  w.end_object();
+  w.member("b_c", "s");
+  w.end_object();
+  const std::string text = w.take();
+  EXPECT_EQ(text, R"({"a":[{"x":1,"y":2.5},[]],"b":{},"b_c":"s"})");
+  EXPECT_EQ(nlohmann::json::parse(text).dump(), text);
+}
+
+TEST(JsonWriter, MisorderedOrRepeatedKeyThrows) {
+  JsonWriter w;
+  w.begin_object();
+  w.member("hours_low", 1);
+  EXPECT_THROW(w.key("hours_high"), std::logic_error);  // nlohmann sorts "hours_high" first
+  JsonWriter v;
+  v.begin_object();
+  v.member("id", 1);
+  EXPECT_THROW(v.key("id"), std::logic_error);
+}
+
+// Every response the project ships as an example, and a few that reach the
+// optional sections (OOM doctor patches, science, spot, group, rent vs buy):
+// re-serialising the text through nlohmann gives the same bytes, so the keys
+// are in nlohmann's order and every value prints as dump() prints it.
+void expect_round_trip(const std::string& request, const std::string& name) {
+  const JsonReply reply = plan_json(request);
+  ASSERT_NE(reply.exit_code, 3) << name << ": " << reply.json;
+  EXPECT_EQ(nlohmann::json::parse(reply.json).dump(), reply.json) << name;
+}
+
+TEST(ResponseJson, EveryExampleRequestRoundTripsThroughNlohmann) {
+  int seen = 0;
+  for (const char* folder : {"tests/data/requests", "fuzz/seeds/request"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(GPUPLAN_SOURCE_DIR) + "/" + folder)) {
+      if (entry.path().extension() != ".json") continue;
+      expect_round_trip(read_file(std::string(folder) + "/" + entry.path().filename().string()),
+                        entry.path().string());
+      ++seen;
+    }
+  }
+  EXPECT_GE(seen, 20);
+}
+
+TEST(ResponseJson, OptionalSectionsRoundTripThroughNlohmann) {
+  const char* requests[] = {
+      R"({"model":{"preset":"llama-3.1-8b"},"workload":{"mode":"train","method":"lora","micro_batch":4,"seq_len":2048},
+          "data":{"samples":50000,"epochs":3},"stages":[{"stage":"debug","runs":10},{"stage":"formal","runs":12},
+          {"stage":"revision","runs":4}],"budget":{"amount":5000,"currency":"CNY"},
+          "prefs":{"deadline_days":30,"dataset_gb":20,"group_size":4}})",
+      R"({"locale":"en","model":{"preset":"llama-3.1-8b"},"workload":{"mode":"train","method":"full","micro_batch":8,
+          "seq_len":4096},"data":{"samples":50000,"epochs":3},"stages":[{"stage":"debug","runs":2},
+          {"stage":"formal","runs":3}],"budget":{"amount":50,"currency":"CNY"},"prefs":{"deadline_days":1}})",
+      R"({"model":{"preset":"llama-3.1-8b"},"workload":{"mode":"train","method":"full","micro_batch":8,"seq_len":4096,
+          "precision":"fp32"},"hardware":{"gpu":"rtx-3090","count":1}})",
+      R"({"workload":{"mode":"science"},"science":{"kind":"md","baseline":{"gpu":"rtx-3090","rate":100,"unit":"ns/day"},
+          "job":500,"memory_gb":2}})",
+      R"({"model":{"preset":"llama-3.1-8b"},"hardware":{"gpu":"a\"b\\c\n\t\u0001中😀","count":1}})",
+  };
+  for (const char* r : requests) expect_round_trip(r, r);
+}
+
+}  // namespace
+}  // namespace gpuplan::test
