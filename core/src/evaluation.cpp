@@ -45,10 +45,60 @@ const Throughput& Evaluator::throughput_at(size_t gpu_index, int count) { return
 
 double Evaluator::run_hours_at(size_t gpu_index, int count) { return speed(gpu_index, count).hours; }
 
+Evaluator::Probes& Evaluator::probes_at(int count) {
+  for (auto& p : probes_)
+    if (p.count == count) return p;
+  probes_.push_back({count, {}, {}});
+  return probes_.back();
+}
+
+namespace {
+
+// fit_limits' bisection (memory.cpp largest_fitting, the same probes in the same
+// order): the largest value in [1, limit] whose total fits, memory growing with
+// it; 0 when even 1 does not fit. `total(v)` may come from a cache.
+template <class Total>
+int largest_fitting(int limit, double capacity_bytes, Total total) {
+  const auto fits = [&](int v) { return total(v) <= capacity_bytes; };
+  if (!fits(1)) return 0;
+  int lo = 1, hi = limit;
+  if (fits(hi)) return hi;
+  while (hi - lo > 1) {
+    int mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+// The request limits fit_limits caps the searches at (memory.h FitLimits).
+constexpr int kMaxMicroBatch = 65536;
+constexpr int kMaxSeqLen = 1 << 24;
+
+}  // namespace
+
 const FitLimits& Evaluator::limits_at(int count, double capacity_bytes) {
   for (const auto& l : limits_)
     if (l.count == count && l.capacity_bytes == capacity_bytes) return l.limits;
-  limits_.push_back({count, capacity_bytes, fit_limits(q_.model, workload_at(count), capacity_bytes)});
+  Probes& probes = probes_at(count);
+  const Workload w = workload_at(count);
+  const auto cached = [&](std::map<int, double>& cache, auto set) {
+    return [&cache, set, &w, this](int v) {
+      auto [it, inserted] = cache.try_emplace(v, 0.0);
+      if (inserted) {
+        Workload probe = w;
+        set(probe, v);
+        it->second = estimate_memory(q_.model, probe).total_bytes;
+      }
+      return it->second;
+    };
+  };
+  FitLimits out;
+  out.max_micro_batch = largest_fitting(kMaxMicroBatch, capacity_bytes,
+                                        cached(probes.batch, [](Workload& p, int v) { p.micro_batch = v; }));
+  if (q_.model.kind != ModelKind::cnn)
+    out.max_seq_len =
+        largest_fitting(kMaxSeqLen, capacity_bytes, cached(probes.seq, [](Workload& p, int v) { p.seq_len = v; }));
+  limits_.push_back({count, capacity_bytes, out});
   return limits_.back().limits;
 }
 

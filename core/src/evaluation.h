@@ -5,6 +5,7 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -35,8 +36,10 @@ class Evaluator {
   // Wall-clock hours of one run over the request's whole data; 0 without data.
   double run_hours_at(size_t gpu_index, int count);
 
-  // Largest micro-batch and sequence that fit `capacity_bytes` at `count`
-  // (fit_limits, memory.h); cards of the same size share one search.
+  // Largest micro-batch and sequence that fit `capacity_bytes` at `count`:
+  // the same bisections as fit_limits (memory.h), with the same result, but
+  // cards of the same size share one search and cards of different sizes share
+  // the memory estimates of the probes their searches have in common.
   const FitLimits& limits_at(int count, double capacity_bytes);
 
   // Smallest count from `first` to kMaxGpusSearched whose memory per GPU,
@@ -62,6 +65,15 @@ class Evaluator {
     FitLimits limits;
   };
   std::deque<Limits> limits_;
+  // total_bytes at `count` with the micro-batch (or the sequence length) set
+  // to a probed value: the bisections for every card size start from the same
+  // bounds, so all their probes above the largest card's limit coincide.
+  struct Probes {
+    int count;
+    std::map<int, double> batch, seq;
+  };
+  std::deque<Probes> probes_;
+  Probes& probes_at(int count);
 };
 
 }  // namespace gpuplan
