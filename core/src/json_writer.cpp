@@ -1,8 +1,10 @@
 #include "json_writer.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 // nlohmann's float formatter alone (the header the serializer uses), so the
@@ -36,35 +38,48 @@ size_t utf8_length(std::string_view s, size_t i) {
 
 }  // namespace
 
-JsonWriter::JsonWriter() { out_.reserve(4096); }
+JsonWriter::JsonWriter() { grow(4096); }
+
+void JsonWriter::grow(size_t n) {
+  cap_ = std::max(2 * cap_, len_ + n);
+  out_.resize(cap_);
+  buf_ = out_.data();
+}
+
+void JsonWriter::put(const char* s, size_t n) {
+  if (n == 0) return;  // s may be null for an empty string_view
+  if (cap_ - len_ < n) grow(n);
+  std::memcpy(buf_ + len_, s, n);
+  len_ += n;
+}
 
 void JsonWriter::separate() {
-  if (need_comma_) out_ += ',';
+  if (need_comma_) put(',');
   need_comma_ = true;
 }
 
 void JsonWriter::begin_object() {
   separate();
-  out_ += '{';
+  put('{');
   need_comma_ = false;
   last_keys_.emplace_back();
 }
 
 void JsonWriter::end_object() {
-  out_ += '}';
+  put('}');
   need_comma_ = true;
   last_keys_.pop_back();
 }
 
 void JsonWriter::begin_array() {
   separate();
-  out_ += '[';
+  put('[');
   need_comma_ = false;
   last_keys_.emplace_back();
 }
 
 void JsonWriter::end_array() {
-  out_ += ']';
+  put(']');
   need_comma_ = true;
   last_keys_.pop_back();
 }
@@ -76,17 +91,19 @@ JsonWriter& JsonWriter::key(std::string_view name) {
                            "\": keys must be in ascending order");
   last = name;
   value(name);
-  out_ += ':';
+  put(':');
   need_comma_ = false;
   return *this;
 }
 
 void JsonWriter::value(std::string_view s) {
   separate();
-  out_ += '"';
+  put('"');
+  const char* const data = s.data();
+  const size_t size = s.size();
   size_t plain = 0;  // start of the run of bytes copied as they are
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
+  for (size_t i = 0; i < size;) {
+    const auto c = static_cast<unsigned char>(data[i]);
     if (c >= 0x80) {
       const size_t n = utf8_length(s, i);
       if (n == 0) throw std::runtime_error("invalid UTF-8 in a response string");
@@ -97,30 +114,33 @@ void JsonWriter::value(std::string_view s) {
       ++i;
       continue;
     }
-    out_.append(s.data() + plain, i - plain);
+    put(data + plain, i - plain);
     switch (c) {
-      case '"': out_ += "\\\""; break;
-      case '\\': out_ += "\\\\"; break;
-      case '\b': out_ += "\\b"; break;
-      case '\f': out_ += "\\f"; break;
-      case '\n': out_ += "\\n"; break;
-      case '\r': out_ += "\\r"; break;
-      case '\t': out_ += "\\t"; break;
+      case '"': put("\\\"", 2); break;
+      case '\\': put("\\\\", 2); break;
+      case '\b': put("\\b", 2); break;
+      case '\f': put("\\f", 2); break;
+      case '\n': put("\\n", 2); break;
+      case '\r': put("\\r", 2); break;
+      case '\t': put("\\t", 2); break;
       default: {
         static constexpr char kHex[] = "0123456789abcdef";
         const char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
-        out_.append(escaped, sizeof escaped);
+        put(escaped, sizeof escaped);
       }
     }
     plain = ++i;
   }
-  out_.append(s.data() + plain, s.size() - plain);
-  out_ += '"';
+  put(data + plain, size - plain);
+  put('"');
 }
 
 void JsonWriter::value(bool b) {
   separate();
-  out_ += b ? "true" : "false";
+  if (b)
+    put("true", 4);
+  else
+    put("false", 5);
 }
 
 void JsonWriter::value(double x) {
@@ -128,14 +148,14 @@ void JsonWriter::value(double x) {
   separate();
   std::array<char, 64> buffer;  // the size nlohmann's serializer uses
   const char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), x);
-  out_.append(buffer.data(), static_cast<size_t>(end - buffer.data()));
+  put(buffer.data(), static_cast<size_t>(end - buffer.data()));
 }
 
 void JsonWriter::value(int64_t i) {
   separate();
   std::array<char, 24> buffer;
   const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), i);
-  out_.append(buffer.data(), static_cast<size_t>(result.ptr - buffer.data()));
+  put(buffer.data(), static_cast<size_t>(result.ptr - buffer.data()));
 }
 
 }  // namespace gpuplan

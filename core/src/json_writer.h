@@ -17,6 +17,7 @@
 //   validity check (dump() throws on invalid UTF-8 too).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -56,12 +57,26 @@ class JsonWriter {
     value(v);
   }
 
-  std::string take() { return std::move(out_); }
+  std::string take() {
+    out_.resize(len_);
+    return std::move(out_);
+  }
 
  private:
   void separate();
+  // Bytes go into out_'s buffer through a raw pointer: at -Oz (the wasm
+  // preset) clang calls std::string's operator[], push_back and size() out of
+  // line, which made them the top of the wasm profile.
+  void grow(size_t n);
+  void put(char c) {
+    if (len_ == cap_) grow(1);
+    buf_[len_++] = c;
+  }
+  void put(const char* s, size_t n);
 
   std::string out_;
+  char* buf_ = nullptr;
+  size_t len_ = 0, cap_ = 0;
   bool need_comma_ = false;
   // The last key of each open object (empty at the start, and for arrays), to
   // check the order nlohmann::json would have sorted them in.
