@@ -2,7 +2,7 @@
 
 namespace gpuplan {
 
-std::string_view name_of(Mode v) {
+const char* name_of(Mode v) {
   switch (v) {
     case Mode::train: return "train";
     case Mode::infer: return "infer";
@@ -11,7 +11,7 @@ std::string_view name_of(Mode v) {
   return "";
 }
 
-std::string_view name_of(Method v) {
+const char* name_of(Method v) {
   switch (v) {
     case Method::full: return "full";
     case Method::lora: return "lora";
@@ -20,7 +20,7 @@ std::string_view name_of(Method v) {
   return "";
 }
 
-std::string_view name_of(Precision v) {
+const char* name_of(Precision v) {
   switch (v) {
     case Precision::fp32: return "fp32";
     case Precision::fp16_mixed: return "fp16-mixed";
@@ -35,7 +35,7 @@ std::string_view name_of(Precision v) {
   return "";
 }
 
-std::string_view name_of(Optimizer v) {
+const char* name_of(Optimizer v) {
   switch (v) {
     case Optimizer::adamw: return "adamw";
     case Optimizer::adamw_8bit: return "adamw-8bit";
@@ -46,7 +46,7 @@ std::string_view name_of(Optimizer v) {
   return "";
 }
 
-std::string_view name_of(Sharding v) {
+const char* name_of(Sharding v) {
   switch (v) {
     case Sharding::none: return "none";
     case Sharding::ddp: return "ddp";
@@ -57,7 +57,7 @@ std::string_view name_of(Sharding v) {
   return "";
 }
 
-std::string_view name_of(LoraTargets v) {
+const char* name_of(LoraTargets v) {
   switch (v) {
     case LoraTargets::qv: return "qv";
     case LoraTargets::attention: return "attention";
@@ -66,7 +66,7 @@ std::string_view name_of(LoraTargets v) {
   return "";
 }
 
-std::string_view name_of(Billing v) {
+const char* name_of(Billing v) {
   switch (v) {
     case Billing::on_demand: return "on-demand";
     case Billing::spot: return "spot";
@@ -77,7 +77,7 @@ std::string_view name_of(Billing v) {
   return "";
 }
 
-std::string_view name_of(Stage v) {
+const char* name_of(Stage v) {
   switch (v) {
     case Stage::debug: return "debug";
     case Stage::formal: return "formal";

@@ -2,19 +2,17 @@
 // (response patches, echoes). Parsing lives in request.cpp.
 #pragma once
 
-#include <string_view>
-
 #include "gpuplan/request.h"
 
 namespace gpuplan {
 
-std::string_view name_of(Mode v);
-std::string_view name_of(Method v);
-std::string_view name_of(Precision v);
-std::string_view name_of(Optimizer v);
-std::string_view name_of(Sharding v);
-std::string_view name_of(LoraTargets v);
-std::string_view name_of(Billing v);
-std::string_view name_of(Stage v);
+const char* name_of(Mode v);
+const char* name_of(Method v);
+const char* name_of(Precision v);
+const char* name_of(Optimizer v);
+const char* name_of(Sharding v);
+const char* name_of(LoraTargets v);
+const char* name_of(Billing v);
+const char* name_of(Stage v);
 
 }  // namespace gpuplan

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "evaluation.h"
+#include "names.h"
 #include "gpuplan/memory.h"
 #include "gpuplan/pricing.h"
 #include "messages.h"
@@ -201,7 +202,7 @@ void Planner::build_offers() {
       }
   }
   if (!q_.prefs.billing.empty()) {
-    std::erase_if(offers_, [&](const PricedOffer& o) { return billing_id(o.billing) != q_.prefs.billing; });
+    std::erase_if(offers_, [&](const PricedOffer& o) { return name_of(o.billing) != q_.prefs.billing; });
   }
 }
 
@@ -362,8 +363,13 @@ enum class Filter { policy, relaxed, all };
 void sort_by_cost(std::vector<Candidate>& all) {
   std::vector<uint32_t> order(all.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  // A total order: exact ties fall back to the generation order, so libstdc++
+  // (CLI) and libc++ (wasm), whose std::sort orders equal items differently,
+  // pick the same option — a price must not differ between the CLI and the page.
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return all[a].cost != all[b].cost ? all[a].cost < all[b].cost : all[a].wall_hours < all[b].wall_hours;
+    if (all[a].cost != all[b].cost) return all[a].cost < all[b].cost;
+    if (all[a].wall_hours != all[b].wall_hours) return all[a].wall_hours < all[b].wall_hours;
+    return a < b;
   });
   std::vector<Candidate> sorted;
   sorted.reserve(all.size());
@@ -673,7 +679,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
                                   fixed(o.spot->checkpoint_seconds, o.spot->checkpoint_seconds < 10 ? 1 : 0)});
   }
   if (o.billing == Billing::off_peak) add("plan.why.off_peak", {});
-  if (o.billing == Billing::monthly || o.billing == Billing::yearly) add("plan.why.package", {billing_id(o.billing)});
+  if (o.billing == Billing::monthly || o.billing == Billing::yearly) add("plan.why.package", {name_of(o.billing)});
   if (o.education_discount) add("plan.why.education", {});
   return out;
 }
@@ -797,7 +803,7 @@ void Planner::warnings(PlanResult& r) {
   for (size_t i = 0; i < r.stages.size(); ++i) {
     const StagePlan& sp = r.stages[i];
     if (!sp.feasible) {
-      if (sp.runs > 0) warn("no_option", {stage_id(sp.stage)});  // a stage of 0 runs is simply skipped
+      if (sp.runs > 0) warn("no_option", {name_of(sp.stage)});  // a stage of 0 runs is simply skipped
       continue;
     }
     const StageOption& o = sp.chosen;
@@ -820,7 +826,7 @@ void Planner::warnings(PlanResult& r) {
       double billed = package_billed_hours(used / std::max(1, o.instances), p.billing) * std::max(1, o.instances);
       if (billed < used * 1.5) continue;  // the package is well used: not a trap
       warn("package_price_as_hourly", {p.platform->name.in(q_.locale), gpu_name, money(p.price), r.currency,
-                                       billing_id(p.billing), hours_text(used), money(p.price * billed / used)});
+                                       name_of(p.billing), hours_text(used), money(p.price * billed / used)});
     }
     if (o.billing == Billing::spot && r.deadline_hours > 0 &&
         (q_.prefs.deadline_days <= 7 || r.wall_hours > 0.5 * r.deadline_hours))
@@ -923,25 +929,7 @@ const char* category_id(Category c) {
   return "single-gpu-small";
 }
 
-const char* stage_id(Stage s) {
-  switch (s) {
-    case Stage::debug: return "debug";
-    case Stage::formal: return "formal";
-    case Stage::revision: return "revision";
-  }
-  return "formal";
-}
 
-const char* billing_id(Billing b) {
-  switch (b) {
-    case Billing::on_demand: return "on-demand";
-    case Billing::spot: return "spot";
-    case Billing::monthly: return "monthly";
-    case Billing::yearly: return "yearly";
-    case Billing::off_peak: return "off-peak";
-  }
-  return "on-demand";
-}
 
 PlanResult plan_stages(Evaluator& evaluator) { return Planner(evaluator).run(true); }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "json_writer.h"
+#include "names.h"
 #include "oom_doctor_json.h"
 
 // Every object below lists its members in byte-wise ascending key order, the
@@ -119,7 +120,7 @@ void write_spot(JsonWriter& w, const SpotDetail& s) {
 // options apart, so the lists stay short.
 void write_option_brief(JsonWriter& w, const StageOption& o, const std::string* kind) {
   w.begin_object();
-  w.member("billing", billing_id(o.billing));
+  w.member("billing", name_of(o.billing));
   w.member("cost", finite(o.cost, "plan.cost"));
   w.member("count", o.count);
   w.member("gpu", o.gpu);
@@ -144,7 +145,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   for (const auto& a : s.alternatives) write_option_brief(w, a.option, &a.kind);
   w.end_array();
   if (f) {
-    w.member("billing", billing_id(o.billing));
+    w.member("billing", name_of(o.billing));
     w.member("compute_cost", finite(o.compute_cost, "plan.compute_cost"));
     w.member("cost", finite(o.cost, "plan.cost"));
     w.member("count", o.count);
@@ -179,7 +180,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
     w.key("spot");
     write_spot(w, *o.spot);
   }
-  w.member("stage", stage_id(s.stage));
+  w.member("stage", name_of(s.stage));
   if (f) {
     w.member("storage_cost", finite(o.storage_cost, "plan.storage_cost"));
     w.member("tight_memory", o.tight_memory);
@@ -210,7 +211,7 @@ void write_rent_vs_buy(JsonWriter& w, const RentVsBuyPlan& b) {
 
 void write_group(JsonWriter& w, const GroupRentalPlan& g) {
   w.begin_object();
-  w.member("billing", billing_id(g.billing));
+  w.member("billing", name_of(g.billing));
   w.member("gpu", g.gpu);
   w.member("gpus", g.gpus);
   w.member("hourly_equivalent_per_month", finite(g.hourly_equivalent_per_month, "group"));

@@ -16,8 +16,6 @@ namespace gpuplan {
 
 enum class Category { single_gpu_small, single_gpu_large, multi_gpu, inference_eval };
 const char* category_id(Category c);
-const char* stage_id(Stage s);
-const char* billing_id(Billing b);
 
 // Spot / preemptible details of an option (gpuplan/pricing.h, estimate_spot).
 struct SpotDetail {
