@@ -3,7 +3,10 @@
 // (docs/performance.md). The requests are the ones bench/plan_bench.cpp times
 // natively, read from bench/plan_requests.h so the two cannot drift apart.
 //
-//   node tools/bench_plan.mjs [path/to/gpuplan.js] [--iterations N] [--json]
+//   node tools/bench_plan.mjs [path/to/gpuplan.js] [--iterations N] [--json] [--budget-ms MS]
+//
+// ./dev.sh test runs it with --budget-ms 5, the CI budget of issue #7;
+// ./dev.sh bench with the planner's own 1 ms budget (issue #5).
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -19,7 +22,7 @@ const option = (name, fallback) => {
 };
 const modulePath = resolve(args.find((a) => a.endsWith('.js')) ?? resolve(root, 'build/wasm/bin/gpuplan.js'));
 const iterations = Number(option('--iterations', '2000'));
-const budgetMs = 1.0;
+const budgetMs = Number(option('--budget-ms', '1'));
 
 // The raw strings of bench/plan_requests.h: inline constexpr const char* kName = R"(...)";
 const header = readFileSync(resolve(root, 'bench/plan_requests.h'), 'utf8');
@@ -70,8 +73,13 @@ if (flag('--json')) {
     console.log(`${r.name.padEnd(26)} wall median ${r.median_ms.toFixed(3)} ms  p10 ${r.p10_ms.toFixed(3)}  p90 ${r.p90_ms.toFixed(3)}` +
                 `  | CPU median ${r.cpu_median_ms.toFixed(3)} ms  p10 ${r.cpu_p10_ms.toFixed(3)}  (${r.iterations} runs, ${r.response_bytes} bytes)`);
 }
+// The budget is held against the median CPU time per call: what plan() costs,
+// whatever else the machine runs (wall time on a shared 2-core runner also
+// counts the time the process was descheduled).
 const full = results[0];
-if (full.median_ms > budgetMs) {
-  console.error(`over budget: full plan median ${full.median_ms.toFixed(3)} ms > ${budgetMs} ms`);
+if (full.cpu_median_ms > budgetMs) {
+  console.error(`over budget: full plan median CPU ${full.cpu_median_ms.toFixed(3)} ms > ${budgetMs} ms`);
   process.exitCode = 1;
+} else {
+  console.log(`within budget: full plan median CPU ${full.cpu_median_ms.toFixed(3)} ms <= ${budgetMs} ms`);
 }
