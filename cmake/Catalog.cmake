@@ -12,6 +12,13 @@ set(GPUPLAN_CATALOG_FILES
 
 function(gpuplan_add_embedded_catalog target)
   set(out "${CMAKE_BINARY_DIR}/generated/embedded_catalog_data.cpp")
+  target_sources(${target} PRIVATE "${out}")
+  # One rule for the generated file, however many libraries compile it.
+  get_property(defined GLOBAL PROPERTY GPUPLAN_CATALOG_RULE_DEFINED)
+  if(defined)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY GPUPLAN_CATALOG_RULE_DEFINED TRUE)
   add_custom_command(
     OUTPUT "${out}"
     COMMAND gpuplan_catalog_embed "${out}" ${GPUPLAN_CATALOG_FILES}
@@ -19,5 +26,4 @@ function(gpuplan_add_embedded_catalog target)
     WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
     COMMENT "Validating and embedding the catalog"
     VERBATIM)
-  target_sources(${target} PRIVATE "${out}")
 endfunction()
