@@ -1,5 +1,7 @@
 #include "evaluation.h"
 
+#include "largest_fitting.h"
+
 #include <algorithm>
 
 namespace gpuplan {
@@ -54,20 +56,11 @@ Evaluator::Probes& Evaluator::probes_at(int count) {
 
 namespace {
 
-// fit_limits' bisection (memory.cpp largest_fitting, the same probes in the same
-// order): the largest value in [1, limit] whose total fits, memory growing with
-// it; 0 when even 1 does not fit. `total(v)` may come from a cache.
+// fit_limits' bisection (largest_fitting.h, the same probes in the same order)
+// on totals that may come from a cache.
 template <class Total>
-int largest_fitting(int limit, double capacity_bytes, Total total) {
-  const auto fits = [&](int v) { return total(v) <= capacity_bytes; };
-  if (!fits(1)) return 0;
-  int lo = 1, hi = limit;
-  if (fits(hi)) return hi;
-  while (hi - lo > 1) {
-    int mid = lo + (hi - lo) / 2;
-    (fits(mid) ? lo : hi) = mid;
-  }
-  return lo;
+int largest_fitting_total(int limit, double capacity_bytes, Total total) {
+  return largest_fitting(limit, [&](int v) { return total(v) <= capacity_bytes; });
 }
 
 // The request limits fit_limits caps the searches at (memory.h FitLimits).
@@ -93,11 +86,11 @@ const FitLimits& Evaluator::limits_at(int count, double capacity_bytes) {
     };
   };
   FitLimits out;
-  out.max_micro_batch = largest_fitting(kMaxMicroBatch, capacity_bytes,
+  out.max_micro_batch = largest_fitting_total(kMaxMicroBatch, capacity_bytes,
                                         cached(probes.batch, [](Workload& p, int v) { p.micro_batch = v; }));
   if (q_.model.kind != ModelKind::cnn)
     out.max_seq_len =
-        largest_fitting(kMaxSeqLen, capacity_bytes, cached(probes.seq, [](Workload& p, int v) { p.seq_len = v; }));
+        largest_fitting_total(kMaxSeqLen, capacity_bytes, cached(probes.seq, [](Workload& p, int v) { p.seq_len = v; }));
   limits_.push_back({count, capacity_bytes, out});
   return limits_.back().limits;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "largest_fitting.h"
 #include "model_shapes.h"
 
 namespace gpuplan {
@@ -479,24 +480,6 @@ double lora_trainable_params(const ModelSpec& model, const Lora& lora) {
   return adapter_params(model, model_shapes(model), lora);
 }
 
-namespace {
-
-// Largest value in [1, limit] for which fits(value) holds, given that memory
-// grows with it (every term above is non-decreasing in batch and length);
-// 0 when even 1 does not fit. Bisection: about 25 estimates.
-template <class Fits>
-int largest_fitting(int limit, Fits fits) {
-  if (!fits(1)) return 0;
-  int lo = 1, hi = limit;
-  if (fits(hi)) return hi;
-  while (hi - lo > 1) {
-    int mid = lo + (hi - lo) / 2;
-    (fits(mid) ? lo : hi) = mid;
-  }
-  return lo;
-}
-
-}  // namespace
 
 FitLimits fit_limits(const ModelSpec& m, const Workload& w, double capacity_bytes) {
   FitLimits out;

@@ -314,15 +314,34 @@ CommunicationBytes communication_bytes(const ModelSpec& m, const Workload& w, do
 
 bool sharded_optimizer(Sharding s) { return s == Sharding::zero1 || s == Sharding::zero2 || s == Sharding::zero3; }
 
-Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
-  Throughput t;
-  ComputeUnit unit = unit_for(g, m, w);
+// The rates a step is timed against: the unit the precision runs on, its
+// achievable FLOP/s and the achievable memory bandwidth. Records the unit and
+// peak on `t`; false when the card has no figure for either.
+struct Rates {
+  double peak_flops_per_s = 0;
+  double achieved_flops_per_s = 0;
+  double bandwidth_bytes_per_s = 0;
+};
+
+bool rates_for(const ModelSpec& m, const Workload& w, const Gpu& g, Throughput& t, Rates& r) {
+  const ComputeUnit unit = unit_for(g, m, w);
   const double peak = unit_tflops(g, unit) * 1e12;
-  const double bandwidth = g.memory_bandwidth_bytes_per_s * kBandwidthEfficiency;
+  r.bandwidth_bytes_per_s = g.memory_bandwidth_bytes_per_s * kBandwidthEfficiency;
+  r.peak_flops_per_s = peak;
   t.unit = unit;
   t.peak_tflops = peak / 1e12;
-  if (peak <= 0 || bandwidth <= 0) return t;
-  const double achieved_rate = peak * unit_efficiency(unit);
+  if (peak <= 0 || r.bandwidth_bytes_per_s <= 0) return false;
+  r.achieved_flops_per_s = peak * unit_efficiency(unit);
+  return true;
+}
+
+Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
+  Throughput t;
+  Rates rates;
+  if (!rates_for(m, w, g, t, rates)) return t;
+  const double peak = rates.peak_flops_per_s;
+  const double achieved_rate = rates.achieved_flops_per_s;
+  const double bandwidth = rates.bandwidth_bytes_per_s;
   Work k = m.kind == ModelKind::cnn ? cnn_work(m, w, achieved_rate, bandwidth, true)
                                     : transformer_train_work(m, w, achieved_rate, bandwidth);
   if (k.flops <= 0) return t;
@@ -376,13 +395,11 @@ Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
 
 Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
   Throughput t;
-  ComputeUnit unit = unit_for(g, m, w);
-  const double peak = unit_tflops(g, unit) * 1e12;
-  const double bandwidth = g.memory_bandwidth_bytes_per_s * kBandwidthEfficiency;
-  t.unit = unit;
-  t.peak_tflops = peak / 1e12;
-  if (peak <= 0 || bandwidth <= 0) return t;
-  const double achieved_rate = peak * unit_efficiency(unit);
+  Rates rates;
+  if (!rates_for(m, w, g, t, rates)) return t;
+  const double peak = rates.peak_flops_per_s;
+  const double achieved_rate = rates.achieved_flops_per_s;
+  const double bandwidth = rates.bandwidth_bytes_per_s;
   StepTime& st = t.step;
   const double b = w.micro_batch;
   double flops = 0;
