@@ -7,6 +7,10 @@
 #include <string>
 #include <utility>
 
+#include <cmath>
+
+#include "cnn_architecture.h"
+#include "cnn_architecture_json.h"
 #include "json_reader.h"
 #include "messages.h"
 
@@ -257,6 +261,38 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids) {
   return p;
 }
 
+// A convolutional preset with its published dimensions: the parameter count
+// the expansion finds must be the catalog's (published) one, and the catalog's
+// activation_bytes_per_sample (fp32 training at reference_image_size, what
+// `gpuplan catalog` lists) must be what the core computes, so neither can drift
+// from the architecture. Frozen components (a diffusion UNet's text encoders
+// and VAE) are held beside it; a VAE's count is checked against its dimensions.
+void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m) {
+  m.architecture = read_cnn_architecture(arch);
+  const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
+  if (std::fabs(f.params - m.params) > 0.5)
+    invalid(r.child_path("params"), "the architecture has " + format_number(f.params) + " parameters, the entry says " +
+                                        format_number(m.params));
+  if (auto given = r.number("activation_bytes_per_sample", 1, 1e13)) {
+    if (std::fabs(*given - f.saved_bytes) > 1e-9 * f.saved_bytes)
+      invalid(r.child_path("activation_bytes_per_sample"),
+              "the architecture saves " + format_number(f.saved_bytes) + " bytes per sample (fp32 training at " +
+                  std::to_string(m.reference_image_size) + " px); update the entry");
+  }
+  m.activation_bytes_per_sample = f.saved_bytes;
+  if (const auto* list = r.array("frozen_components")) {
+    for (size_t i = 0; i < list->size(); ++i) {
+      Reader e = element(*list, i, r.child_path("frozen_components"), kL);
+      std::string id = required_string(e, "id");
+      double params = required_number(e, "params", 1, 1e13);
+      sources(e);
+      if (id == "vae" && std::fabs(params - f.vae_params) > 0.5)
+        invalid(e.child_path("params"), "the architecture's VAE has " + format_number(f.vae_params) + " parameters");
+      m.frozen_params += params;
+    }
+  }
+}
+
 ModelSpec read_model(const Reader& r) {
   ModelSpec m;
   m.id = required_string(r, "id");
@@ -266,8 +302,12 @@ ModelSpec read_model(const Reader& r) {
   m.kind = ModelKind(*kind);
   m.params = required_number(r, "params", 1e3, 1e14);
   if (m.kind == ModelKind::cnn) {
-    m.activation_bytes_per_sample = required_number(r, "activation_bytes_per_sample", 1, 1e13);
     m.reference_image_size = r.integer("reference_image_size", 8, 16384).value_or(224);
+    if (auto arch = r.object("architecture")) {
+      read_cnn_preset(r, *arch, m);
+    } else {
+      m.activation_bytes_per_sample = required_number(r, "activation_bytes_per_sample", 1, 1e13);
+    }
   } else {
     m.layers = int(required_number(r, "layers", 1, 1000));
     m.hidden = int(required_number(r, "hidden", 1, 1 << 20));

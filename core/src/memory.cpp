@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cnn_architecture.h"
 #include "largest_fitting.h"
 #include "model_shapes.h"
 
@@ -224,6 +225,8 @@ struct TrainState {
   double logits = 0;            // the loss's logits at the start of backward
   double amp_copies = 0;        // autocast's half-precision weight casts, saved for backward
   double working = 0;           // one layer's backward working set
+  double frozen = 0;            // frozen networks beside the model (a UNet's text encoders and VAE)
+  double preprocess = 0;        // a frozen encoder's feature maps before forward (VAE encode under no_grad)
 };
 
 // Autograd frees saved activations layer by layer during backward while the
@@ -233,11 +236,24 @@ struct TrainState {
 // when it ends (all gradients alive, activations gone); in between the sum
 // moves linearly between the two. Gradient accumulation keeps the previous
 // micro-batches' gradients through forward: then both add.
+// Encoding the batch with a frozen network (a diffusion VAE computing latents
+// on the fly) happens before forward, when neither activations nor fresh
+// gradients are alive: a third candidate peak.
 MemoryEstimate training_peak(const TrainState& t) {
   MemoryEstimate e;
   const double start = t.saved + t.logits + t.amp_copies;
   const double end = t.live_grads + t.working;
+  if (t.preprocess > start && t.preprocess > end) {
+    add(e, "weights", t.weights);
+    add(e, "frozen_encoders", t.frozen);
+    add(e, "gathered_layers", t.gathered);
+    add(e, "gradients", t.persistent_grads);
+    add(e, "optimizer", t.optimizer);
+    add(e, "activations", t.preprocess);
+    return finish(e);
+  }
   add(e, "weights", t.weights + (start >= end ? t.amp_copies : 0));
+  add(e, "frozen_encoders", t.frozen);
   add(e, "gathered_layers", t.gathered);
   add(e, "gradients", t.persistent_grads + (start >= end ? 0 : t.live_grads));
   add(e, "optimizer", t.optimizer);
@@ -402,31 +418,83 @@ MemoryEstimate transformer_training(const ModelSpec& m, const ModelShapes& s, co
   return training_peak(t);
 }
 
-// --- Convolutional networks -------------------------------------------------
+// --- Convolutional and diffusion networks ------------------------------------
 
-// CNN presets carry the bytes autograd saves per sample at a reference image
-// size in fp32 (models.json cites the derivation); they scale with the image
-// area and the batch, and halve in half precision.
+// A preset's architecture is expanded layer by layer at the request's image
+// size (cnn_architecture.h: what each op saves, per PyTorch's autograd
+// formulas and autocast lists). The expansion does not depend on the
+// micro-batch, which the fit-limit bisections vary, so the last one is kept.
+CnnPass cnn_pass(const Workload& w) {
+  CnnPass p;
+  p.train = w.mode == Mode::train;
+  p.autocast = p.train && is_mixed(w.precision);
+  p.compute_bytes = compute_bytes(w.precision);
+  p.flash_attention = w.flash_attention;
+  p.checkpointing = p.train && w.grad_checkpointing;
+  p.frozen = p.train && w.method != Method::full;
+  return p;
+}
+
+const CnnFootprint& cnn_footprint(const ModelSpec& m, const Workload& w) {
+  thread_local struct {
+    CnnArchitecture architecture;
+    int image_size = 0;
+    CnnPass pass;
+    CnnFootprint footprint;
+  } last;
+  const CnnPass pass = cnn_pass(w);
+  if (last.image_size != w.image_size || !(last.pass == pass) || !(last.architecture == m.architecture)) {
+    last.footprint = expand_cnn(m.architecture, w.image_size, pass);
+    last.architecture = m.architecture;
+    last.image_size = w.image_size;
+    last.pass = pass;
+  }
+  return last.footprint;
+}
+
+// Without an architecture (a user's own network): the bytes autograd saves
+// per sample at reference_image_size in fp32, scaled by the image area and
+// halved in half precision; inference keeps a tenth (the widest live maps).
+double area_scaled_bytes(const ModelSpec& m, const Workload& w) {
+  const bool half = w.precision != Precision::fp32;
+  const double area = std::pow(double(w.image_size) / m.reference_image_size, 2);
+  return m.activation_bytes_per_sample * area * (half ? 0.5 : 1);
+}
+
+// Frozen networks beside the model, in the half weight dtype, as diffusers'
+// train_text_to_image(_lora)(_sdxl).py cast text encoders and VAE to
+// weight_dtype (fp32 only when the run is fp32); the same at inference.
+double frozen_bytes(const ModelSpec& m, const Workload& w) {
+  return m.frozen_params * (w.precision == Precision::fp32 ? 4 : 2);
+}
+
 MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
   const double p = m.params;
   const bool half = w.precision != Precision::fp32;
-  const double area = std::pow(double(w.image_size) / m.reference_image_size, 2);
-  const double saved = m.activation_bytes_per_sample * area * w.micro_batch * (half ? 0.5 : 1);
+  const bool layered = m.architecture.family != CnnFamily::none;
+  const CnnFootprint* f = layered ? &cnn_footprint(m, w) : nullptr;
+  const double b = w.micro_batch;
   if (w.mode == Mode::infer) {
     MemoryEstimate e;
     add(e, "weights", p * (w.precision == Precision::fp32 ? 4 : 2));
-    // Inference keeps only the live feature maps of the widest layer pair, not
-    // everything training saves: about a tenth of it for ResNets.
-    add(e, "activations", 0.1 * saved);
+    add(e, "frozen_encoders", frozen_bytes(m, w));
+    // The largest live set of the forward under no_grad (for a diffusion
+    // pipeline also the VAE decode of the final latents), or a tenth of what
+    // training saves for a network known only by that figure.
+    double live = layered ? std::max(f->peak_bytes, f->decode_peak_bytes) * b : 0.1 * area_scaled_bytes(m, w) * b;
+    add(e, "activations", live);
     return finish(e);
   }
   TrainState t;
+  t.saved = (layered ? f->saved_bytes : area_scaled_bytes(m, w)) * b;
+  t.frozen = frozen_bytes(m, w);
+  // Latents computed on the fly: the VAE encodes the batch under no_grad.
+  if (layered && m.frozen_params > 0) t.preprocess = f->encode_peak_bytes * b;
   if (w.method != Method::full) {
     // LoRA / QLoRA on a convolutional net (e.g. a diffusion UNet's attention):
     // a frozen half-precision (or NF4) base; the adapters are a fraction of a
     // percent of the parameters and their states are neglected.
     t.weights = p * (w.method == Method::qlora ? kNf4DoubleQuantBytes : (half ? 2 : 4));
-    t.saved = saved;
     return training_peak(t);
   }
   const double param_bytes = w.precision == Precision::bf16_true ? 2 : 4;
@@ -440,7 +508,6 @@ MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
     t.persistent_grads += t.live_grads;
     t.live_grads = 0;
   }
-  t.saved = saved;
   return training_peak(t);
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuplan/architecture.h"
+
 namespace gpuplan {
 
 enum class ModelKind { decoder, encoder, encoder_decoder, cnn };
@@ -29,6 +31,13 @@ struct ModelSpec {
   double activation_bytes_per_sample = 0;  // training activations at reference_image_size, fp32
   int reference_image_size = 224;
   double gflops_per_sample = 0;            // forward GFLOPs at reference_image_size
+  // Convolutional and diffusion presets: the published dimensions, expanded
+  // layer by layer at the request's image size (family none: the area-scaled
+  // activation_bytes_per_sample above, e.g. a user's own network).
+  CnnArchitecture architecture;
+  // Frozen networks a training or inference job also holds on the GPU (a
+  // diffusion UNet's text encoders and VAE): parameters, in the half weight dtype.
+  double frozen_params = 0;
   std::vector<std::string> sources;
 };
 

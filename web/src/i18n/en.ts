@@ -196,6 +196,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'component.runtime': 'Runtime (CUDA context, ...)',
   'component.logits': 'Output logits',
   'component.allocator_reserve': 'Allocator cache',
+  'component.frozen_encoders': 'Frozen text encoders and VAE',
   'component.lora': 'LoRA parameters',
   'component.adapters': 'LoRA adapters',
   'component.master_weights': 'fp32 master weights',

@@ -194,6 +194,7 @@ export const zhCN = {
   'component.runtime': '运行时（CUDA 上下文等）',
   'component.logits': '输出 logits',
   'component.allocator_reserve': '分配器缓存',
+  'component.frozen_encoders': '冻结的文本编码器与 VAE',
   'component.lora': 'LoRA 参数',
   'component.adapters': 'LoRA 适配器',
   'component.master_weights': 'fp32 主权重',

@@ -1,0 +1,40 @@
+// Expansion of a convolutional or diffusion architecture (gpuplan/architecture.h)
+// at one image size: parameters, forward multiply-accumulates, what a training
+// step saves for backward and the live set of an inference pass, per sample.
+// One file per family (cnn_resnet.cpp, cnn_yolov8.cpp, cnn_unet.cpp); the
+// per-op rules are in cnn_tally.h. Derivations: docs/memory-model.md,
+// "Convolutional and diffusion networks".
+#pragma once
+
+#include "cnn_tally.h"
+#include "gpuplan/architecture.h"
+
+namespace gpuplan {
+
+struct CnnFootprint {
+  double params = 0;             // the network's parameters (the UNet alone for sd_unet)
+  double macs = 0;               // forward multiply-accumulates per sample
+  double saved_bytes = 0;        // training: what autograd holds when backward starts
+  double peak_bytes = 0;         // inference (no_grad): the largest live set
+  // sd_unet: the VAE (AutoencoderKL) around the UNet, run under no_grad in the
+  // half weight dtype: encoding the training images to latents on the fly,
+  // decoding the final latents at inference.
+  double encode_peak_bytes = 0;
+  double decode_peak_bytes = 0;
+  double vae_params = 0;
+};
+
+CnnFootprint expand_cnn(const CnnArchitecture& a, int image_size, const CnnPass& pass);
+
+// Families (one file each). Each fills params, macs and the tally's figures.
+void expand_resnet(const CnnArchitecture& a, int image_size, Tally& t);
+void expand_deeplabv3(const CnnArchitecture& a, int image_size, Tally& t);
+void expand_yolov8(const CnnArchitecture& a, int image_size, Tally& t);
+void expand_sd_unet(const CnnArchitecture& a, int image_size, Tally& t);
+// AutoencoderKL: the latent side for an image side, and the encoder / decoder
+// passes (params are counted by whichever is run).
+int vae_latent_size(const CnnArchitecture& a, int image_size);
+void expand_vae_encoder(const CnnArchitecture& a, int image_size, Tally& t);
+void expand_vae_decoder(const CnnArchitecture& a, int latent_size, Tally& t);
+
+}  // namespace gpuplan

@@ -1,0 +1,120 @@
+// The bookkeeping a layer-by-layer expansion of a convolutional network needs:
+// each op adds its parameters and multiply-accumulates, marks the tensors
+// autograd saves for backward (once per tensor, however many ops keep it),
+// and, for an inference pass under no_grad, offers its live set (what is held
+// across it + its input + its output) as a candidate peak. All figures are per
+// sample (one image); callers multiply by the micro-batch.
+//
+// What each op saves is read from PyTorch's autograd formulas
+// (tools/autograd/derivatives.yaml, pytorch/pytorch@v2.3.0) and, for mixed
+// precision, from the autocast op lists (PyTorch "Automatic Mixed Precision
+// package", CUDA ops that autocast to float32: group_norm, layer_norm,
+// softmax, log_softmax, ...; to float16: conv2d, linear, matmul, baddbmm, ...):
+//   conv2d, linear, matmul : its input (autocast casts an fp32 input to half:
+//                            a new half tensor per op, and that copy is saved)
+//   batch_norm             : its input (+ per-channel statistics, neglected)
+//   group_norm, layer_norm : its input; under autocast the fp32 copy it casts to,
+//                            and its output is fp32
+//   relu_ (in place)       : its output;  silu, gelu : their input
+//   max_pool2d             : its input and the int64 indices of the maxima
+//   dropout (p > 0)        : a 1-byte mask
+//   softmax                : its output (fp32 under autocast); eager attention
+//                            also saves the half copy the value matmul reads
+//   SDPA (flash / memory-efficient): q, k, v, output and the log-sum-exp
+//   add, cat, view, chunk, nearest/bilinear upsampling: nothing
+// A view (chunk) keeps its whole base alive, so a saved view counts its base.
+#pragma once
+
+#include <algorithm>
+
+namespace gpuplan {
+
+struct CnnPass {
+  bool train = true;
+  bool autocast = false;      // fp16/bf16-mixed training: norms and softmax in fp32
+  double compute_bytes = 4;   // bytes of a conv / matmul output element
+  bool flash_attention = true;
+  bool checkpointing = false; // activation checkpointing per unit (block)
+  // LoRA / QLoRA: the base weights are frozen. A frozen Linear (mm/addmm,
+  // whose formulas are per operand) does not save its input, since only the
+  // weight's gradient needs it (autograd saves a variable only for the
+  // outputs that require grad); an adapted one does. A convolution's one
+  // formula covers input and weight, so it saves its input either way.
+  bool frozen = false;
+  bool operator==(const CnnPass&) const = default;
+};
+
+// A feature map per sample: c channels of h x w (tokens: c features of h*w).
+struct Tensor {
+  int c = 0, h = 0, w = 0;
+  bool wide = false;   // fp32 under autocast
+  bool saved = false;  // already kept for backward
+  double elements() const { return double(c) * h * w; }
+};
+
+// PyTorch's output size: floor((in + 2p - d(k-1) - 1) / s) + 1.
+inline int conv_out(int in, int k, int s, int p, int d = 1) { return (in + 2 * p - d * (k - 1) - 1) / s + 1; }
+
+class Tally {
+ public:
+  explicit Tally(const CnnPass& pass) : pass_(pass) {}
+  const CnnPass& pass() const { return pass_; }
+
+  double bytes(const Tensor& t) const { return t.elements() * (t.wide && pass_.autocast ? 4 : pass_.compute_bytes); }
+  Tensor make(int c, int h, int w, bool wide = false) const { return Tensor{c, h, w, wide && pass_.autocast, false}; }
+
+  // Autograd keeps t (once).
+  void save(Tensor& t);
+  void save_bytes(double b) { if (pass_.train) saved_ += b; }
+  // The tensor a conv / matmul reads: under autocast an fp32 input is cast to
+  // half, a new tensor each time (only weights are cached by autocast).
+  Tensor half_copy(Tensor& t) const { return t.wide ? Tensor{t.c, t.h, t.w, false, false} : t; }
+
+  // Inference: what stays alive across the next ops (skip connections, residuals).
+  void hold(const Tensor& t) { held_ += bytes(t); }
+  void release(const Tensor& t) { held_ -= bytes(t); }
+  void live(double op_bytes) { peak_ = std::max(peak_, held_ + op_bytes); }
+
+  // Activation checkpointing (torch.utils.checkpoint around each unit): the
+  // unit's input is kept, its internals are recomputed during backward, one
+  // unit at a time.
+  void begin_unit(const Tensor& input);
+  void end_unit(Tensor& input, Tensor& output);
+
+  void add_params(double p) { params_ += p; }
+  void add_macs(double m) { macs_ += m; }
+
+  // --- ops ---------------------------------------------------------------
+  Tensor conv(Tensor& x, int cout, int k, int stride = 1, int pad = 0, int dilation = 1, bool bias = true);
+  // Linear over the h*w positions of x (a 1x1 conv's counts); `adapted`: a
+  // LoRA target, which saves its input even when the base is frozen.
+  Tensor linear(Tensor& x, int cout, bool bias = true, bool adapted = false);
+  Tensor batch_norm(Tensor& x);
+  Tensor norm(Tensor& x);              // group_norm / layer_norm (autocast: fp32)
+  Tensor& relu_(Tensor& x);            // in place
+  Tensor silu(Tensor& x);
+  Tensor gelu(Tensor& x);
+  Tensor max_pool(Tensor& x, int k, int stride, int pad);
+  Tensor dropout(Tensor& x, double p);
+  Tensor add(const Tensor& a, const Tensor& b);  // out of place
+  Tensor cat(const Tensor& a, const Tensor& b);
+  Tensor upsample(const Tensor& x, int h, int w);  // nearest / bilinear to (h, w)
+  // Scaled dot-product attention of q (heads over q.c features, q.h*q.w
+  // positions) against k, v; returns the merged-heads output (a new tensor).
+  Tensor attention(Tensor& q, Tensor& k, Tensor& v, int heads);
+
+  double params() const { return params_; }
+  double macs() const { return macs_; }
+  double saved_bytes() const { return saved_ + (pass_.checkpointing ? max_unit_ : 0); }
+  double peak_bytes() const { return peak_; }
+
+ private:
+  CnnPass pass_;
+  double params_ = 0, macs_ = 0;
+  double saved_ = 0;
+  double unit_mark_ = 0, max_unit_ = 0;
+  bool unit_input_was_saved_ = false;
+  double held_ = 0, peak_ = 0;
+};
+
+}  // namespace gpuplan
