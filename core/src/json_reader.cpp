@@ -1,11 +1,70 @@
 #include "json_reader.h"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
+#include "json_writer.h"
 #include "messages.h"
 
 namespace gpuplan {
+namespace {
+
+// nlohmann's own DOM builder, the one json::parse(text, nullptr, false) runs
+// when no callback is given, told to return errors rather than throw them, and
+// keeping the byte where the input went wrong. Parsing through sax_parse with
+// it compiles one parser where json::parse compiles two (its callback builder
+// too), and the position comes from the one parse instead of a second,
+// throwing one; both cut the page's wasm (docs/performance.md).
+class DomBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+ public:
+  explicit DomBuilder(nlohmann::json& result) : json_sax_dom_parser(result, /*allow_exceptions=*/false) {}
+
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& last_token, const Exception& ex) {
+    // A syntax error is the user's: its byte goes into the message. The one
+    // other error nlohmann reports here, a number too large for a double
+    // (out_of_range 406), is thrown as json::parse throws it, so the answer
+    // stays what it was (an "internal" error naming the number).
+    if constexpr (std::is_same_v<Exception, nlohmann::json::parse_error>) error_byte = ex.byte;
+    else throw ex;
+    return json_sax_dom_parser::parse_error(position, last_token, ex);
+  }
+
+  std::size_t error_byte = 0;
+};
+
+// A parsed value written back as compact JSON: dump()'s text (same key order,
+// number and string forms: json_writer.h), through the response's writer so
+// the page's module carries one serializer, not nlohmann's as well. Strings in
+// a parsed document are valid UTF-8 (nlohmann's lexer rejects anything else),
+// which the writer requires.
+void write_value(JsonWriter& w, const nlohmann::json& v) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::object:
+      w.begin_object();
+      for (auto it = v.begin(); it != v.end(); ++it) {  // std::map order: what key() requires
+        w.key(it.key());
+        write_value(w, it.value());
+      }
+      w.end_object();
+      break;
+    case nlohmann::json::value_t::array:
+      w.begin_array();
+      for (const auto& element : v) write_value(w, element);
+      w.end_array();
+      break;
+    case nlohmann::json::value_t::string: w.value(v.get_ref<const std::string&>()); break;
+    case nlohmann::json::value_t::boolean: w.value(v.get<bool>()); break;
+    case nlohmann::json::value_t::number_integer: w.value(v.get<std::int64_t>()); break;
+    case nlohmann::json::value_t::number_unsigned: w.value(v.get<std::uint64_t>()); break;
+    case nlohmann::json::value_t::number_float: w.value(v.get<double>()); break;
+    default: w.null(); break;  // null; a parsed document holds no other kind
+  }
+}
+
+}  // namespace
 
 void fail(Locale locale, std::string code, std::string path, std::string text) {
   (void)locale;
@@ -13,7 +72,9 @@ void fail(Locale locale, std::string code, std::string path, std::string text) {
 }
 
 std::string describe(const nlohmann::json& value) {
-  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  JsonWriter w;
+  write_value(w, value);
+  std::string text = w.take();
   constexpr size_t kMax = 60;
   if (text.size() > kMax) {
     size_t cut = kMax;
@@ -45,18 +106,10 @@ nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_
       --depth;
     }
   }
-  nlohmann::json parsed = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-  if (parsed.is_discarded()) {
-    // Re-parse with exceptions only to get the position for the message.
-    std::string detail;
-    try {
-      nlohmann::json ignored = nlohmann::json::parse(text.begin(), text.end());
-      (void)ignored;
-    } catch (const nlohmann::json::parse_error& e) {
-      detail = "byte " + std::to_string(e.byte);
-    }
-    fail(locale, "invalid_json", "", message(locale, "invalid_json", {detail}));
-  }
+  nlohmann::json parsed;
+  DomBuilder builder(parsed);
+  if (!nlohmann::json::sax_parse(text.begin(), text.end(), &builder))
+    fail(locale, "invalid_json", "", message(locale, "invalid_json", {"byte " + std::to_string(builder.error_byte)}));
   return parsed;
 }
 

@@ -158,4 +158,16 @@ void JsonWriter::value(int64_t i) {
   put(buffer.data(), static_cast<size_t>(result.ptr - buffer.data()));
 }
 
+void JsonWriter::value(uint64_t i) {
+  separate();
+  std::array<char, 24> buffer;
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), i);
+  put(buffer.data(), static_cast<size_t>(result.ptr - buffer.data()));
+}
+
+void JsonWriter::null() {
+  separate();
+  put("null", 4);
+}
+
 }  // namespace gpuplan

@@ -44,6 +44,8 @@ class JsonWriter {
   void value(bool b);
   void value(double x);  // throws std::runtime_error when not finite
   void value(int64_t i);
+  void value(uint64_t i);
+  void null();
   template <typename Int>
     requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>)
   void value(Int i) {
