@@ -22,6 +22,11 @@ struct Context {
 
 bool fits(const MemoryEstimate& m, const Gpu& g) { return m.total_bytes <= g.memory_bytes; }
 
+// Transformers, and the diffusion UNets among the convolutional presets, have
+// attention (so FlashAttention / SDPA applies) and attention projections that
+// LoRA adapts (diffusers train_text_to_image_lora.py).
+bool has_attention(const ModelSpec& m) { return m.kind != ModelKind::cnn || m.architecture.family == CnnFamily::sd_unet; }
+
 // Mixed precision needs tensor cores in the 16-bit format: bf16 from Ampere
 // on, fp16 from Volta on (NVIDIA Ampere whitepaper; PyTorch AMP docs).
 Precision mixed_for(const Gpu& g) {
@@ -125,7 +130,7 @@ void single_changes(const Context& c, const Catalog& catalog, std::vector<Remedy
       w.cpu_offload = true;
       try_change("cpu_offload", w, QualityImpact::none);
     }
-    if (o.method == Method::full && c.model.kind != ModelKind::cnn) {
+    if (o.method == Method::full && has_attention(c.model)) {
       Workload w = o;
       w.method = Method::lora;
       w.precision = o.precision == Precision::fp32 ? mixed_for(c.gpu) : o.precision;
@@ -151,7 +156,7 @@ void single_changes(const Context& c, const Catalog& catalog, std::vector<Remedy
       try_change("weights_int4", w, QualityImpact::numerics);
     }
   }
-  if (!o.flash_attention && c.model.kind != ModelKind::cnn) {
+  if (!o.flash_attention && has_attention(c.model)) {
     Workload w = o;
     w.flash_attention = true;
     try_change("flash_attention", w, QualityImpact::none);
@@ -171,7 +176,7 @@ void combined(const Context& c, std::vector<Remedy>& out) {
     w.grad_checkpointing = true;
     if (!fits_now()) w.micro_batch = 1;
     if (!fits_now() && w.precision == Precision::fp32) { w.precision = mixed_for(c.gpu); quality = QualityImpact::numerics; }
-    if (!fits_now() && c.model.kind != ModelKind::cnn) w.flash_attention = true;
+    if (!fits_now() && has_attention(c.model)) w.flash_attention = true;
     if (!fits_now() && w.method == Method::full && w.optimizer == Optimizer::adamw) { w.optimizer = Optimizer::adamw_8bit; quality = QualityImpact::numerics; }
     if (!fits_now() && w.method != Method::qlora && c.model.kind != ModelKind::cnn) { w.method = Method::qlora; quality = QualityImpact::method; }
   } else {

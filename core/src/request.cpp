@@ -53,8 +53,14 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
   if (auto v = r.integer("experts", 1, 1024)) m.experts = *v;
   if (auto v = r.integer("experts_per_token", 1, 1024)) m.experts_per_token = *v;
   if (auto v = r.integer("head_dim", 1, 4096)) m.head_dim = *v;
-  if (auto v = r.number("activation_bytes_per_sample", 1, 1e13)) m.activation_bytes_per_sample = *v;
-  if (auto v = r.integer("reference_image_size", 8, 16384)) m.reference_image_size = *v;
+  // An explicit activation figure overrides a preset's architecture: the
+  // user's own network, scaled by image area (docs/memory-model.md).
+  const std::optional<int> reference_size = r.integer("reference_image_size", 8, 16384);
+  if (auto v = r.number("activation_bytes_per_sample", 1, 1e13)) {
+    m.activation_bytes_per_sample = *v;
+    m.architecture = CnnArchitecture{};
+  }
+  if (reference_size) m.reference_image_size = *reference_size;
   if (auto v = r.number("gflops_per_sample", 0, 1e9)) m.gflops_per_sample = *v;
 
   if (m.kv_heads == 0) m.kv_heads = m.heads;

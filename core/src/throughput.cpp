@@ -233,8 +233,10 @@ Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double b
   Work k;
   const double area = std::pow(double(w.image_size) / std::max(1, m.reference_image_size), 2);
   const double forward_flops = m.gflops_per_sample * 1e9 * area * w.micro_batch;
-  // Training: forward + backward (input and weight gradients) = 3 x forward.
-  k.flops = (train ? 3 : 1) * forward_flops;
+  // Training: forward + backward (input and weight gradients) = 3 x forward;
+  // activation checkpointing recomputes each block's forward once more (Chen
+  // et al. 2016): 4 x forward.
+  k.flops = (train ? (w.grad_checkpointing ? 4 : 3) : 1) * forward_flops;
   k.compute_seconds = k.flops / (rate_flops * kConvRelativeEfficiency);
   // activation_bytes_per_sample is the fp32 training footprint at the reference size.
   const double elements = m.activation_bytes_per_sample / 4 * area * w.micro_batch;

@@ -52,7 +52,11 @@ INSTANTIATE_TEST_SUITE_P(
         OomCase{"bert_large_fp32_batch128_on_a100",
                 R"({"locale":"en","model":{"preset":"bert-large"},"workload":{"precision":"fp32","micro_batch":512,"seq_len":512,"flash_attention":false},"hardware":{"gpu":"a100-sxm4-80g","count":1}})"},
         OomCase{"llama7b_infer_long_context_on_4090",
-                R"({"model":{"preset":"llama-2-7b"},"workload":{"mode":"infer","precision":"fp16","micro_batch":16,"seq_len":8192},"hardware":{"gpu":"rtx-4090","count":1}})"}),
+                R"({"model":{"preset":"llama-2-7b"},"workload":{"mode":"infer","precision":"fp16","micro_batch":16,"seq_len":8192},"hardware":{"gpu":"rtx-4090","count":1}})"},
+        OomCase{"sdxl_full_eager_attention_on_4090",
+                R"({"model":{"preset":"sdxl-unet"},"workload":{"method":"full","precision":"fp16-mixed","micro_batch":2,"image_size":1024,"flash_attention":false},"hardware":{"gpu":"rtx-4090","count":1}})"},
+        OomCase{"deeplab_fp32_batch16_on_3090",
+                R"({"model":{"preset":"deeplabv3-resnet101"},"workload":{"method":"full","precision":"fp32","optimizer":"sgd-momentum","micro_batch":16,"image_size":768},"hardware":{"gpu":"rtx-3090","count":1}})"}),
     [](const ::testing::TestParamInfo<OomCase>& info) { return std::string(info.param.name); });
 
 TEST(OomDoctorTips, MixedPrecisionSpeedupIsReportedForFp32OnTensorCoreCards) {

@@ -33,7 +33,7 @@ bool fits_on(const std::string& scenario_id, const std::string& gpu) {
 
 TEST(Scenarios, TheGuideCoversWhatStudentsRentFor) {
   for (const char* id : {"image-classification", "object-detection", "semantic-segmentation", "diffusion-finetune",
-                         "diffusion-lora", "bert-finetune", "gpt2-pretrain", "llm-finetune", "llm-inference",
+                         "diffusion-lora", "diffusion-sdxl-lora", "bert-finetune", "gpt2-pretrain", "llm-finetune", "llm-inference",
                          "molecular-dynamics", "cfd-fem"})
     EXPECT_FALSE(scenario(id).is_null()) << id;
 }
@@ -73,6 +73,16 @@ TEST(Scenarios, ExplanationsClaimWhatTheModelsSay) {
   EXPECT_FALSE(fits_on("diffusion-finetune", "t4"));
   EXPECT_TRUE(fits_on("diffusion-finetune", "rtx-4090"));
   EXPECT_TRUE(fits_on("diffusion-lora", "rtx-3060"));
+  // DeepLabV3 at batch 8 of 512 crops: about 10 GiB, a 12 GB card.
+  EXPECT_TRUE(fits_on("semantic-segmentation", "rtx-3060"));
+  // SDXL LoRA at 1024 with checkpointing: a 12 GB card; without it a 24 GB one.
+  EXPECT_TRUE(fits_on("diffusion-sdxl-lora", "rtx-3060"));
+  nlohmann::json no_ckpt = scenario("diffusion-sdxl-lora")["request"];
+  no_ckpt["workload"]["grad_checkpointing"] = false;
+  no_ckpt["hardware"] = {{"gpu", "rtx-3060"}, {"count", 1}};
+  EXPECT_FALSE(run(no_ckpt)["gpus"][0]["fits"].get<bool>());
+  no_ckpt["hardware"] = {{"gpu", "rtx-4090"}, {"count", 1}};
+  EXPECT_TRUE(run(no_ckpt)["gpus"][0]["fits"].get<bool>());
   EXPECT_TRUE(fits_on("llm-inference", "rtx-4090"));
   nlohmann::json batch8 = scenario("llm-inference")["request"];
   batch8["workload"]["micro_batch"] = 8;
