@@ -17,6 +17,9 @@ CnnFootprint expand_cnn(const CnnArchitecture& a, int image_size, const CnnPass&
   f.macs = t.macs();
   f.saved_bytes = t.saved_bytes();
   f.peak_bytes = t.peak_bytes();
+  f.lora_width_qv = t.adapter_width(Adapter::qv);
+  f.lora_width_attention = t.adapter_width(Adapter::k_out);
+  f.lora_width_all_linear = t.adapter_width(Adapter::mlp);
   if (a.family == CnnFamily::sd_unet && !a.vae_channels.empty()) {
     // The VAE runs under no_grad in the half weight dtype (fp32 only when
     // the whole run is fp32), its attention as the UNet's.

@@ -46,8 +46,10 @@ Tensor Tally::conv(Tensor& x, int cout, int k, int stride, int pad, int dilation
   return out;
 }
 
-Tensor Tally::linear(Tensor& x, int cout, bool bias, bool adapted) {
-  if (!pass_.train || !pass_.frozen || adapted) return conv(x, cout, 1, 1, 0, 1, bias);
+Tensor Tally::linear(Tensor& x, int cout, bool bias, Adapter adapter) {
+  if (adapter != Adapter::none) adapter_width_[int(adapter) - 1] += double(x.c) + cout;
+  const bool attention = adapter == Adapter::qv || adapter == Adapter::k_out;
+  if (!pass_.train || !pass_.frozen || attention) return conv(x, cout, 1, 1, 0, 1, bias);
   // Frozen: the same counts without saving the input.
   Tensor out = make(cout, x.h, x.w);
   params_ += double(x.c) * cout + (bias ? cout : 0);

@@ -44,6 +44,11 @@ struct CnnPass {
   bool operator==(const CnnPass&) const = default;
 };
 
+// Which LoRA target group a linear layer belongs to (request lora.targets:
+// qv = to_q, to_v; attention adds to_k, to_out.0; all-linear adds the
+// feed-forward's linears).
+enum class Adapter { none, qv, k_out, mlp };
+
 // A feature map per sample: c channels of h x w (tokens: c features of h*w).
 struct Tensor {
   int c = 0, h = 0, w = 0;
@@ -86,9 +91,11 @@ class Tally {
 
   // --- ops ---------------------------------------------------------------
   Tensor conv(Tensor& x, int cout, int k, int stride = 1, int pad = 0, int dilation = 1, bool bias = true);
-  // Linear over the h*w positions of x (a 1x1 conv's counts); `adapted`: a
-  // LoRA target, which saves its input even when the base is frozen.
-  Tensor linear(Tensor& x, int cout, bool bias = true, bool adapted = false);
+  // Linear over the h*w positions of x (a 1x1 conv's counts). An attention
+  // projection (a LoRA target in every diffusers recipe) saves its input even
+  // when the base is frozen; each target adds d_in + d_out to its group's
+  // width, so a rank-r adapter has r x width parameters (Hu et al. 2021).
+  Tensor linear(Tensor& x, int cout, bool bias = true, Adapter adapter = Adapter::none);
   Tensor batch_norm(Tensor& x);
   Tensor norm(Tensor& x);              // group_norm / layer_norm (autocast: fp32)
   Tensor& relu_(Tensor& x);            // in place
@@ -104,6 +111,13 @@ class Tally {
   Tensor attention(Tensor& q, Tensor& k, Tensor& v, int heads);
 
   double params() const { return params_; }
+  // Sum of d_in + d_out over the linear layers of a LoRA target set.
+  double adapter_width(Adapter upto) const {
+    double w = adapter_width_[0];
+    if (upto >= Adapter::k_out) w += adapter_width_[1];
+    if (upto >= Adapter::mlp) w += adapter_width_[2];
+    return w;
+  }
   double macs() const { return macs_; }
   double saved_bytes() const { return saved_ + (pass_.checkpointing ? max_unit_ : 0); }
   double peak_bytes() const { return peak_; }
@@ -111,6 +125,7 @@ class Tally {
  private:
   CnnPass pass_;
   double params_ = 0, macs_ = 0;
+  double adapter_width_[3] = {0, 0, 0};
   double saved_ = 0;
   double unit_mark_ = 0, max_unit_ = 0;
   bool unit_input_was_saved_ = false;

@@ -55,12 +55,12 @@ struct Unet {
   Tensor attend(Tensor& xq, Tensor& xkv, int channels, int nheads, bool qkv_bias) {
     // LoRA on a diffusion UNet adapts exactly these four (diffusers
     // train_text_to_image_lora.py: target_modules to_k, to_q, to_v, to_out.0).
-    Tensor q = t.linear(xq, channels, qkv_bias, true);
-    Tensor k = t.linear(xkv, channels, qkv_bias, true);
-    Tensor v = t.linear(xkv, channels, qkv_bias, true);
+    Tensor q = t.linear(xq, channels, qkv_bias, Adapter::qv);
+    Tensor k = t.linear(xkv, channels, qkv_bias, Adapter::k_out);
+    Tensor v = t.linear(xkv, channels, qkv_bias, Adapter::qv);
     t.attention(q, k, v, nheads);
     Tensor merged = t.make(channels, xq.h, xq.w);  // transpose(1, 2).reshape: a copy
-    return t.linear(merged, channels, true, true);
+    return t.linear(merged, channels, true, Adapter::k_out);
   }
 
   Tensor basic_block(Tensor& x) {
@@ -80,7 +80,7 @@ struct Unet {
     Tensor n3 = t.norm(x2);
     // GEGLU: proj to 2 x 4c, chunk, hidden * gelu(gate). gelu and mul keep the
     // chunks (views of the projection) and gelu's output; the last linear its input.
-    Tensor p = t.linear(n3, 8 * c);
+    Tensor p = t.linear(n3, 8 * c, true, Adapter::mlp);
     t.save(p);
     Tensor g = t.make(4 * c, x.h, x.w);
     t.save(g);
@@ -89,7 +89,7 @@ struct Unet {
       t.live(t.bytes(p) + t.bytes(g));
       t.live(t.bytes(p) + t.bytes(g) + t.bytes(m));
     }
-    Tensor f = t.linear(m, c);
+    Tensor f = t.linear(m, c, true, Adapter::mlp);
     Tensor out = t.add(f, x2);
     t.release(x2);
     t.end_unit(x, out);

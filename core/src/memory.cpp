@@ -468,6 +468,18 @@ double frozen_bytes(const ModelSpec& m, const Workload& w) {
   return m.frozen_params * (w.precision == Precision::fp32 ? 4 : 2);
 }
 
+// LoRA on a convolutional preset: r x (d_in + d_out) per adapted linear
+// (Hu et al. 2021), over the target set the expansion recorded (diffusion
+// UNets: attention projections, and with all-linear the feed-forwards).
+double cnn_adapter_params(const ModelSpec& m, const Lora& lora) {
+  if (m.architecture.family == CnnFamily::none) return 0;
+  const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
+  double width = f.lora_width_attention;
+  if (lora.targets == LoraTargets::qv) width = f.lora_width_qv;
+  if (lora.targets == LoraTargets::all_linear) width = f.lora_width_all_linear;
+  return lora.rank * width;
+}
+
 MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
   const double p = m.params;
   const bool half = w.precision != Precision::fp32;
@@ -492,9 +504,19 @@ MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
   if (layered && m.frozen_params > 0) t.preprocess = f->encode_peak_bytes * b;
   if (w.method != Method::full) {
     // LoRA / QLoRA on a convolutional net (e.g. a diffusion UNet's attention):
-    // a frozen half-precision (or NF4) base; the adapters are a fraction of a
-    // percent of the parameters and their states are neglected.
-    t.weights = p * (w.method == Method::qlora ? kNf4DoubleQuantBytes : (half ? 2 : 4));
+    // a frozen half-precision (or NF4) base, and adapters trained in fp32
+    // (diffusers' LoRA scripts cast_training_params(unet, torch.float32) under
+    // fp16 mixed precision; bf16 under bf16-true) with their gradients and
+    // optimizer states.
+    const double adapter = cnn_adapter_params(m, w.lora);
+    const double adapter_bytes = w.precision == Precision::bf16_true ? 2 : 4;
+    t.weights = p * (w.method == Method::qlora ? kNf4DoubleQuantBytes : (half ? 2 : 4)) + adapter * adapter_bytes;
+    t.live_grads = adapter * adapter_bytes;
+    t.optimizer = adapter * optimizer_bytes_per_param(w.optimizer, adapter_bytes, m);
+    if (w.grad_accumulation > 1) {
+      t.persistent_grads = t.live_grads;
+      t.live_grads = 0;
+    }
     return training_peak(t);
   }
   const double param_bytes = w.precision == Precision::bf16_true ? 2 : 4;
@@ -543,7 +565,7 @@ MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const 
 }  // namespace
 
 double lora_trainable_params(const ModelSpec& model, const Lora& lora) {
-  if (model.kind == ModelKind::cnn) return 0;
+  if (model.kind == ModelKind::cnn) return cnn_adapter_params(model, lora);
   return adapter_params(model, model_shapes(model), lora);
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/memory.h"
 #include "model_shapes.h"
 
 namespace gpuplan {
@@ -234,9 +235,11 @@ Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double b
   const double area = std::pow(double(w.image_size) / std::max(1, m.reference_image_size), 2);
   const double forward_flops = m.gflops_per_sample * 1e9 * area * w.micro_batch;
   // Training: forward + backward (input and weight gradients) = 3 x forward;
+  // frozen weights (LoRA, QLoRA) skip their weight gradients: 2 x forward;
   // activation checkpointing recomputes each block's forward once more (Chen
-  // et al. 2016): 4 x forward.
-  k.flops = (train ? (w.grad_checkpointing ? 4 : 3) : 1) * forward_flops;
+  // et al. 2016).
+  const bool full = w.method == Method::full;
+  k.flops = (train ? (full ? 3 : 2) + (w.grad_checkpointing ? 1 : 0) : 1) * forward_flops;
   k.compute_seconds = k.flops / (rate_flops * kConvRelativeEfficiency);
   // activation_bytes_per_sample is the fp32 training footprint at the reference size.
   const double elements = m.activation_bytes_per_sample / 4 * area * w.micro_batch;
@@ -244,7 +247,7 @@ Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double b
                               : 2;  // inference: written once, read once
   k.memory_seconds = passes * elements * activation_bytes(w.precision) / bandwidth;
   k.kernels = kCnnKernelsPerPass * (train ? 3 : 1) * (w.torch_compile ? kCompiledKernelShare : 1.0);
-  k.trainable = m.params;
+  k.trainable = full ? m.params : lora_trainable_params(m, w.lora);
   return k;
 }
 

@@ -111,6 +111,20 @@ TEST(CnnArchitecture, FrozenEncodersAreThePublishedTextEncodersAndVae) {
   EXPECT_EQ(preset("resnet-50").frozen_params, 0);
 }
 
+// PEFT's summary for diffusers' SD 1.5 LoRA (rank 4 on to_k, to_q, to_v,
+// to_out.0): "trainable params: 797,184 || all params: 860,318,148".
+TEST(CnnArchitecture, LoraAdapterCountIsPeftsForStableDiffusion) {
+  Lora lora;
+  lora.rank = 4;
+  lora.targets = LoraTargets::attention;
+  EXPECT_EQ(lora_trainable_params(preset("sd15-unet"), lora), 797184);
+  lora.targets = LoraTargets::qv;
+  EXPECT_LT(lora_trainable_params(preset("sd15-unet"), lora), 797184);
+  lora.targets = LoraTargets::all_linear;
+  EXPECT_GT(lora_trainable_params(preset("sd15-unet"), lora), 797184);
+  EXPECT_EQ(lora_trainable_params(preset("resnet-50"), lora), 0);
+}
+
 // The catalog's activation_bytes_per_sample is the expansion's figure.
 TEST(CnnArchitecture, CatalogActivationFigureIsTheComputedOne) {
   for (const auto& m : embedded_catalog().models) {
