@@ -3,35 +3,46 @@
 
 #include <string>
 
+#include "messages.h"
+
 namespace gpuplan {
 namespace {
 
-[[noreturn]] void invalid(const std::string& path, const std::string& what) {
-  fail(Locale::en, "invalid_catalog", path, path + ": " + what);
-}
+// Where the architecture comes from decides how a bad field is reported.
+struct Context {
+  ArchitectureSource source;
+  Locale locale;
 
-int required_int(const Reader& r, std::string_view key, int min, int max) {
+  [[noreturn]] void invalid(const std::string& path, const std::string& what) const {
+    if (source == ArchitectureSource::request)
+      fail(locale, "inconsistent", path, message(locale, "inconsistent", {path, message(locale, "why.architecture", {what})}));
+    fail(Locale::en, "invalid_catalog", path, path + ": " + what);
+  }
+};
+
+int required_int(const Context& c, const Reader& r, std::string_view key, int min, int max) {
   auto v = r.integer(key, min, max);
-  if (!v) invalid(r.child_path(key), "required integer is missing");
+  if (!v) c.invalid(r.child_path(key), "required integer is missing");
   return *v;
 }
 
-double required_number(const Reader& r, std::string_view key, double min, double max) {
+double required_number(const Context& c, const Reader& r, std::string_view key, double min, double max) {
   auto v = r.number(key, min, max);
-  if (!v) invalid(r.child_path(key), "required number is missing");
+  if (!v) c.invalid(r.child_path(key), "required number is missing");
   return *v;
 }
 
 // An array of integers (booleans read as 0/1) within [min, max].
-std::vector<int> int_list(const Reader& r, std::string_view key, int min, int max, size_t max_len, bool required) {
+std::vector<int> int_list(const Context& c, const Reader& r, std::string_view key, int min, int max, size_t max_len,
+                          bool required) {
   std::vector<int> out;
   const auto* list = r.array(key);
   if (!list) {
-    if (required) invalid(r.child_path(key), "a list of integers is required");
+    if (required) c.invalid(r.child_path(key), "a list of integers is required");
     return out;
   }
   if (list->empty() || list->size() > max_len)
-    invalid(r.child_path(key), "between 1 and " + std::to_string(max_len) + " entries are required");
+    c.invalid(r.child_path(key), "between 1 and " + std::to_string(max_len) + " entries are required");
   for (size_t i = 0; i < list->size(); ++i) {
     const auto& v = (*list)[i];
     std::string path = r.child_path(key) + "[" + std::to_string(i) + "]";
@@ -41,86 +52,87 @@ std::vector<int> int_list(const Reader& r, std::string_view key, int min, int ma
     } else if (v.is_number_integer() || v.is_number_unsigned()) {
       n = v.get<long long>();
     } else {
-      invalid(path, "an integer is required");
+      c.invalid(path, "an integer is required");
     }
-    if (n < min || n > max) invalid(path, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+    if (n < min || n > max) c.invalid(path, "must be between " + std::to_string(min) + " and " + std::to_string(max));
     out.push_back(int(n));
   }
   return out;
 }
 
-void read_resnet(const Reader& r, CnnArchitecture& a) {
-  a.stage_blocks = int_list(r, "stage_blocks", 1, 100, 8, true);
+void read_resnet(const Context& c, const Reader& r, CnnArchitecture& a) {
+  a.stage_blocks = int_list(c, r, "stage_blocks", 1, 100, 8, true);
   a.base_width = r.integer("width_per_group", 8, 1024).value_or(64);
   if (auto b = r.choice("block", {"bottleneck", "basic"})) a.expansion = *b == 0 ? 4 : 1;
-  a.replace_stride_with_dilation = int_list(r, "replace_stride_with_dilation", 0, 1, 7, false);
+  a.replace_stride_with_dilation = int_list(c, r, "replace_stride_with_dilation", 0, 1, 7, false);
   if (!a.replace_stride_with_dilation.empty() && a.replace_stride_with_dilation.size() + 1 != a.stage_blocks.size())
-    invalid(r.child_path("replace_stride_with_dilation"), "one entry per stage after the first is required");
+    c.invalid(r.child_path("replace_stride_with_dilation"), "one entry per stage after the first is required");
   if (a.expansion == 1)
     for (int d : a.replace_stride_with_dilation)
-      if (d) invalid(r.child_path("replace_stride_with_dilation"), "basic blocks do not support dilation (torchvision)");
+      if (d) c.invalid(r.child_path("replace_stride_with_dilation"), "basic blocks do not support dilation (torchvision)");
 }
 
-void read_sd_unet(const Reader& r, CnnArchitecture& a) {
+void read_sd_unet(const Context& c, const Reader& r, CnnArchitecture& a) {
   a.latent_channels = r.integer("latent_channels", 1, 64).value_or(4);
-  a.model_channels = required_int(r, "model_channels", 8, 4096);
-  a.channel_mult = int_list(r, "channel_mult", 1, 16, 8, true);
-  a.num_res_blocks = required_int(r, "num_res_blocks", 1, 16);
-  a.transformer_depth = int_list(r, "transformer_depth", 0, 64, 8, true);
+  a.model_channels = required_int(c, r, "model_channels", 8, 4096);
+  a.channel_mult = int_list(c, r, "channel_mult", 1, 16, 8, true);
+  a.num_res_blocks = required_int(c, r, "num_res_blocks", 1, 16);
+  a.transformer_depth = int_list(c, r, "transformer_depth", 0, 64, 8, true);
   if (a.transformer_depth.size() != a.channel_mult.size())
-    invalid(r.child_path("transformer_depth"), "one entry per level of channel_mult is required");
-  a.mid_transformer_depth = required_int(r, "mid_transformer_depth", 0, 64);
+    c.invalid(r.child_path("transformer_depth"), "one entry per level of channel_mult is required");
+  a.mid_transformer_depth = required_int(c, r, "mid_transformer_depth", 0, 64);
   a.num_heads = r.integer("num_heads", 1, 256).value_or(0);
   a.head_channels = r.integer("head_channels", 1, 4096).value_or(0);
   if ((a.num_heads > 0) == (a.head_channels > 0))
-    invalid(r.child_path("num_heads"), "exactly one of num_heads and head_channels is required");
+    c.invalid(r.child_path("num_heads"), "exactly one of num_heads and head_channels is required");
   for (size_t i = 0; i < a.channel_mult.size(); ++i) {
-    const int c = a.model_channels * a.channel_mult[i];
+    const int channels = a.model_channels * a.channel_mult[i];
     const int by = a.num_heads > 0 ? a.num_heads : a.head_channels;
-    if (c % by != 0) invalid(r.child_path("channel_mult") + "[" + std::to_string(i) + "]", "channels not divisible into heads");
+    if (channels % by != 0) c.invalid(r.child_path("channel_mult") + "[" + std::to_string(i) + "]", "channels not divisible into heads");
   }
-  a.context_dim = required_int(r, "context_dim", 1, 16384);
+  a.context_dim = required_int(c, r, "context_dim", 1, 16384);
   a.context_tokens = r.integer("context_tokens", 1, 4096).value_or(77);
   a.adm_in_channels = r.integer("adm_in_channels", 0, 65536).value_or(0);
   a.linear_projection = r.boolean("linear_projection").value_or(false);
   auto vae = r.object("vae");
-  if (!vae) invalid(r.child_path("vae"), "the VAE's block_out_channels are required (image size = latent x 2^(levels-1))");
-  a.vae_channels = int_list(*vae, "block_out_channels", 1, 4096, 8, true);
+  if (!vae) c.invalid(r.child_path("vae"), "the VAE's block_out_channels are required (image size = latent x 2^(levels-1))");
+  a.vae_channels = int_list(c, *vae, "block_out_channels", 1, 4096, 8, true);
   a.vae_layers_per_block = vae->integer("layers_per_block", 1, 16).value_or(2);
 }
 
 }  // namespace
 
-CnnArchitecture read_cnn_architecture(const Reader& r) {
+CnnArchitecture read_cnn_architecture(const Reader& r, ArchitectureSource source) {
+  const Context c{source, r.locale()};
   CnnArchitecture a;
   auto family = r.choice("family", {"resnet", "deeplabv3", "yolov8", "sd-unet"});
-  if (!family) invalid(r.child_path("family"), "family is required (resnet, deeplabv3, yolov8, sd-unet)");
+  if (!family) c.invalid(r.child_path("family"), "family is required (resnet, deeplabv3, yolov8, sd-unet)");
   switch (*family) {
     case 0:
       a.family = CnnFamily::resnet;
-      read_resnet(r, a);
+      read_resnet(c, r, a);
       a.num_classes = r.integer("num_classes", 1, 1 << 20).value_or(1000);
       break;
     case 1:
       a.family = CnnFamily::deeplabv3;
-      read_resnet(r, a);
+      read_resnet(c, r, a);
       a.num_classes = r.integer("num_classes", 1, 1 << 20).value_or(21);
-      a.atrous_rates = int_list(r, "atrous_rates", 1, 1024, 6, true);
+      a.atrous_rates = int_list(c, r, "atrous_rates", 1, 1024, 6, true);
       a.aspp_channels = r.integer("aspp_channels", 1, 8192).value_or(256);
       a.aux_classifier = r.boolean("aux_classifier").value_or(false);
-      if (a.stage_blocks.size() < 3) invalid(r.child_path("stage_blocks"), "DeepLabV3 needs at least three stages");
+      if (a.stage_blocks.size() < 3) c.invalid(r.child_path("stage_blocks"), "DeepLabV3 needs at least three stages");
       break;
     case 2:
       a.family = CnnFamily::yolov8;
-      a.depth_multiple = required_number(r, "depth_multiple", 0.01, 10);
-      a.width_multiple = required_number(r, "width_multiple", 0.01, 10);
-      a.max_channels = required_int(r, "max_channels", 8, 65536);
+      a.depth_multiple = required_number(c, r, "depth_multiple", 0.01, 10);
+      a.width_multiple = required_number(c, r, "width_multiple", 0.01, 10);
+      a.max_channels = required_int(c, r, "max_channels", 8, 65536);
       a.num_classes = r.integer("num_classes", 1, 1 << 20).value_or(80);
       a.reg_max = r.integer("reg_max", 1, 256).value_or(16);
       break;
     default:
       a.family = CnnFamily::sd_unet;
-      read_sd_unet(r, a);
+      read_sd_unet(c, r, a);
       break;
   }
   return a;

@@ -8,6 +8,10 @@
 
 namespace gpuplan {
 
-CnnArchitecture read_cnn_architecture(const Reader& r);
+// Catalog: errors are "invalid_catalog" with the English reason. Request
+// (`model.architecture` for kind cnn): a localized "inconsistent" error
+// naming the field, in the reader's locale.
+enum class ArchitectureSource { catalog, request };
+CnnArchitecture read_cnn_architecture(const Reader& r, ArchitectureSource source = ArchitectureSource::catalog);
 
 }  // namespace gpuplan

@@ -148,16 +148,16 @@ struct Unet {
   }
 };
 
-// A small stack of skip tensors (at most 4 levels x (blocks + 1) + 1).
+// The down path's outputs, held until the up path concatenates them.
 struct Skips {
-  Tensor items[64];
-  int n = 0;
+  std::vector<Tensor> items;
   void push(Tally& t, const Tensor& x) {
-    if (n < 64) items[n++] = x;
+    items.push_back(x);
     t.hold(x);
   }
   Tensor pop(Tally& t) {
-    Tensor x = items[--n];
+    Tensor x = items.back();
+    items.pop_back();
     t.release(x);
     return x;
   }
@@ -186,6 +186,7 @@ void expand_sd_unet(const CnnArchitecture& a, int image_size, Tally& t) {
   Tensor latent = t.make(a.latent_channels, side, side, true);  // fp32 noisy latents
   Tensor x = t.conv(latent, c0, 3, 1, 1);
   Skips skips;
+  skips.items.reserve(a.channel_mult.size() * (a.num_res_blocks + 1) + 1);
   skips.push(t, x);
   const size_t levels = a.channel_mult.size();
   for (size_t i = 0; i < levels; ++i) {
@@ -216,7 +217,7 @@ void expand_sd_unet(const CnnArchitecture& a, int image_size, Tally& t) {
     if (i > 0) {
       // Upsample2D: nearest to the next skip's size (forward_upsample_size
       // for sides that are not multiples of 2^levels), then a 3x3 conv.
-      const Tensor& next = skips.items[skips.n - 1];
+      const Tensor& next = skips.items.back();
       Tensor up = t.upsample(x, next.h, next.w);
       x = t.conv(up, c, 3, 1, 1);
     }

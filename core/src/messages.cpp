@@ -73,8 +73,11 @@ constexpr Template kTemplates[] = {
      "experts per token ({0}) must not exceed the number of experts ({1})"},
     {"why.science_baseline", "科学计算需要 science.baseline：在哪张卡上测得的速度（gpu、rate、unit）",
      "scientific computing needs science.baseline: the speed measured on a card (gpu, rate, unit)"},
-    {"why.cnn_needs_activation", "卷积网络需要目录预设或 activation_bytes_per_sample",
-     "a convolutional network needs a catalog preset or activation_bytes_per_sample"},
+    {"why.cnn_needs_activation", "卷积网络需要目录预设、architecture 或 activation_bytes_per_sample",
+     "a convolutional network needs a catalog preset, an architecture or activation_bytes_per_sample"},
+    {"why.architecture", "卷积网络架构的尺寸缺失或不一致（{0}；字段见 docs/memory-model.md）",
+     "the convolutional architecture's dimensions are missing or inconsistent ({0}; fields in docs/memory-model.md)"},
+    {"why.architecture_kind", "architecture 只适用于 kind 为 cnn 的模型", "architecture applies to models of kind cnn only"},
     // --- planning (core/src/planner.cpp): category advice, why each choice, warnings, budget changes
     {"plan.category.single-gpu-small",
      "单卡小模型：一张 24GB 消费级卡（如 RTX 4090）即可，按小时计费、选秒级开机的平台，快速迭代；不要按周包断。",

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "cnn_architecture.h"
+#include "cnn_architecture_json.h"
 #include "gpuplan/throughput.h"
 #include "json_reader.h"
 #include "model_shapes.h"
@@ -53,9 +55,23 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
   if (auto v = r.integer("experts", 1, 1024)) m.experts = *v;
   if (auto v = r.integer("experts_per_token", 1, 1024)) m.experts_per_token = *v;
   if (auto v = r.integer("head_dim", 1, 4096)) m.head_dim = *v;
+  const std::optional<int> reference_size = r.integer("reference_image_size", 8, 16384);
+  // A network's own published dimensions (kind cnn; fields in
+  // docs/memory-model.md): expanded layer by layer like a preset's, with its
+  // parameter count and FLOPs from the expansion unless given.
+  if (auto arch = r.object("architecture")) {
+    if (m.kind != ModelKind::cnn)
+      fail_inconsistent(l, r.child_path("architecture"), message(l, "why.architecture_kind"));
+    m.architecture = read_cnn_architecture(*arch, ArchitectureSource::request);
+    if (reference_size) m.reference_image_size = *reference_size;
+    const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
+    if (!r.has("params")) m.params = f.params;
+    if (!r.has("gflops_per_sample")) m.gflops_per_sample = 2 * f.macs / 1e9;
+    m.activation_bytes_per_sample = f.saved_bytes;
+    if (!r.string("preset")) m.frozen_params = 0;
+  }
   // An explicit activation figure overrides a preset's architecture: the
   // user's own network, scaled by image area (docs/memory-model.md).
-  const std::optional<int> reference_size = r.integer("reference_image_size", 8, 16384);
   if (auto v = r.number("activation_bytes_per_sample", 1, 1e13)) {
     m.activation_bytes_per_sample = *v;
     m.architecture = CnnArchitecture{};

@@ -249,6 +249,48 @@ TEST(CnnArchitecture, DiffusionPresetsHoldTheirFrozenEncoders) {
   EXPECT_EQ(component(train("resnet-50", 224, 8), "frozen_encoders"), 0);
 }
 
+// A request may bring its own network's dimensions: torchvision's published
+// num_params for the builders this family covers (resnet18/34/152,
+// wide_resnet50_2 with width_per_group 128).
+TEST(CnnArchitecture, RequestArchitectureIsExpandedLikeAPreset) {
+  const struct {
+    const char* architecture;
+    double params;
+  } cases[] = {{R"({"family":"resnet","stage_blocks":[2,2,2,2],"block":"basic"})", 11689512},
+               {R"({"family":"resnet","stage_blocks":[3,4,6,3],"block":"basic"})", 21797672},
+               {R"({"family":"resnet","stage_blocks":[3,8,36,3]})", 60192808},
+               {R"({"family":"resnet","stage_blocks":[3,4,6,3],"width_per_group":128})", 68883240}};
+  for (const auto& c : cases) {
+    nlohmann::json request = nlohmann::json::parse(
+        R"({"model":{"kind":"cnn"},"workload":{"mode":"train","precision":"fp32","micro_batch":32,"image_size":224}})");
+    request["model"]["architecture"] = nlohmann::json::parse(c.architecture);
+    nlohmann::json r = run(request);
+    ASSERT_TRUE(r.contains("memory")) << r.dump();
+    EXPECT_EQ(component(r, "weights"), 4 * c.params) << c.architecture;  // fp32: 4 bytes per parameter
+    EXPECT_GT(component(r, "activations"), 0);
+  }
+  // The same dimensions as a preset give the preset's activations.
+  nlohmann::json own = nlohmann::json::parse(
+      R"({"model":{"kind":"cnn","architecture":{"family":"resnet","stage_blocks":[3,4,6,3]}},"workload":{"mode":"train","precision":"fp16-mixed","micro_batch":64,"image_size":224}})");
+  EXPECT_EQ(component(run(own), "activations"), component(train("resnet-50", 224, 64), "activations"));
+}
+
+TEST(CnnArchitecture, RequestArchitectureErrorsNameTheFieldInTheLocale) {
+  nlohmann::json bad = run(nlohmann::json::parse(
+      R"({"locale":"zh-CN","model":{"kind":"cnn","architecture":{"family":"sd-unet","model_channels":320,"channel_mult":[1,2],"num_res_blocks":2,"transformer_depth":[1],"mid_transformer_depth":1,"num_heads":8,"context_dim":768,"vae":{"block_out_channels":[128,256]}}}})"));
+  ASSERT_TRUE(bad.contains("error")) << bad.dump();
+  EXPECT_EQ(bad["error"]["path"], "model.architecture.transformer_depth");
+  EXPECT_NE(bad["error"]["message"].get<std::string>().find("卷积"), std::string::npos);
+  nlohmann::json wrong_kind = run(nlohmann::json::parse(
+      R"({"locale":"en","model":{"preset":"gpt2","architecture":{"family":"resnet","stage_blocks":[2,2,2,2]}}})"));
+  ASSERT_TRUE(wrong_kind.contains("error")) << wrong_kind.dump();
+  EXPECT_EQ(wrong_kind["error"]["path"], "model.architecture");
+  nlohmann::json bad_value = run(nlohmann::json::parse(
+      R"({"locale":"en","model":{"kind":"cnn","architecture":{"family":"resnet","stage_blocks":[2,-1,2,2]}}})"));
+  ASSERT_TRUE(bad_value.contains("error")) << bad_value.dump();
+  EXPECT_EQ(bad_value["error"]["path"], "model.architecture.stage_blocks[1]");
+}
+
 bool fits(const std::string& request, const std::string& gpu) {
   nlohmann::json r = nlohmann::json::parse(request);
   r["hardware"] = {{"gpu", gpu}, {"count", 1}};
