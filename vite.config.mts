@@ -3,13 +3,14 @@
 // wasm). A last step adds a Content-Security-Policy with the sha256 of each
 // inline script and style, so nothing else can run, and no remote origin is
 // allowed: the page works from file:// and inside an iframe with no network.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipAsync } from '@gfx/zopfli';
 import { defineConfig, type Plugin } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import { lzmaDecompress } from './web/src/lzma';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
@@ -32,14 +33,16 @@ function contentSecurityPolicy(html: string): string {
   ].join('; ');
 }
 
-// The wasm ships gzip-compressed. Emscripten's SINGLE_FILE build carries it as
-// plain base64, which gzip squeezes to ~116 KB; base64 of the gzipped bytes
-// stays ~87 KB after the page itself is gzipped. The page decompresses it with
-// the browser's DecompressionStream and hands it over as Module.wasmBinary, so
-// the copy inside the Emscripten glue is dropped (measured: docs/performance.md).
-// The gzip stream is written by Zopfli (google/zopfli, through @gfx/zopfli's
-// wasm build): the same format any inflater reads, 5-6 % smaller than zlib's
-// level 9 on this module (8 KB; docs/performance.md), at ~2 s of build time.
+// The wasm ships LZMA-compressed. Emscripten's SINGLE_FILE build carries it as
+// plain base64, which gzip squeezes poorly (base64 hides the byte structure);
+// base64 of already-compressed bytes gzips to the size of those bytes. So the
+// page carries the wasm compressed, and the Emscripten glue's own copy is
+// dropped: web/src/wasm_binary.ts decompresses it into Module.wasmBinary.
+// LZMA (xz's "lzma" format, preset 9e) takes this module to 124 KB where
+// gzip -9 gives 151 KB and Zopfli 142 KB; the decoder (js-lzma, a port of the
+// LZMA SDK's) adds ~2 KB to the page and ~30-50 ms before the first figure
+// (docs/performance.md). Each build decodes the stream again here, with the
+// page's decoder, and fails unless that gives the wasm back byte for byte.
 // GPUPLAN_WASM_MODULE builds the page over another build folder's module
 // (a scratch build; the default is the wasm preset's).
 const WASM_MODULE = process.env.GPUPLAN_WASM_MODULE
@@ -47,19 +50,31 @@ const WASM_MODULE = process.env.GPUPLAN_WASM_MODULE
   : `${root}build/wasm/bin/gpuplan.web.mjs`;
 const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
 
+function lzmaCompress(data: Buffer): Buffer {
+  // dict=8MiB: more than the module, so every match is in reach (the decoder
+  // grows its window with the output, not to the dictionary size).
+  const result = spawnSync('xz', ['--format=lzma', '--lzma1=preset=9e,dict=8MiB', '--stdout'], { input: data, maxBuffer: 64 << 20 });
+  if (result.error || result.status !== 0) {
+    throw new Error(`xz failed (${result.error?.message ?? result.stderr.toString()}): install xz-utils (./dev.sh setup)`);
+  }
+  return result.stdout;
+}
+
 function compressedWasm(): Plugin {
-  const virtualId = 'virtual:gpuplan-wasm-gz';
+  const virtualId = 'virtual:gpuplan-wasm-lzma';
   return {
-    name: 'gpuplan-wasm-gz',
+    name: 'gpuplan-wasm-lzma',
     resolveId(id) {
       return id === virtualId ? `\0${virtualId}` : null;
     },
-    async load(id) {
+    load(id) {
       if (id !== `\0${virtualId}`) return null;
       const m = DATA_URI.exec(readFileSync(WASM_MODULE, 'utf8'));
       if (!m) throw new Error(`no embedded wasm in ${WASM_MODULE}: build it with SINGLE_FILE (cmake --build --preset wasm)`);
-      const gz = await gzipAsync(Buffer.from(m[1], 'base64'), { numiterations: 15 });
-      return `export default ${JSON.stringify(Buffer.from(gz).toString('base64'))};`;
+      const wasm = Buffer.from(m[1], 'base64');
+      const packed = lzmaCompress(wasm);
+      if (!Buffer.from(lzmaDecompress(packed, wasm.length)).equals(wasm)) throw new Error('the LZMA stream of the wasm does not decode to the wasm');
+      return `export default ${JSON.stringify(packed.toString('base64'))};\nexport const size = ${wasm.length};`;
     },
     transform(code, id) {
       if (!id.endsWith('gpuplan.web.mjs')) return null;

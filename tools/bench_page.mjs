@@ -36,8 +36,9 @@ const wasmB64 = /["'`]([A-Za-z0-9+/=]{20000,})["'`]/.exec(script)?.[1] ?? '';
 const weight = {
   raw_bytes: Buffer.byteLength(html),
   gzip_bytes: gz(html),
-  wasm_gzip_base64_gzip_bytes: gz(wasmB64),
-  wasm_gzip_bytes: wasmB64 ? Buffer.from(wasmB64, 'base64').length : 0,
+  // The wasm as the page carries it: compressed (LZMA, vite.config.mts), base64, in the gzipped page.
+  wasm_base64_gzip_bytes: gz(wasmB64),
+  wasm_compressed_bytes: wasmB64 ? Buffer.from(wasmB64, 'base64').length : 0,
   js_without_wasm_gzip_bytes: gz(script.replace(wasmB64, '')),
   css_gzip_bytes: gz(style),
 };
@@ -47,7 +48,7 @@ const verdict = (ok) => (ok ? 'ok' : 'OVER BUDGET');
 const pageOk = kib(weight.gzip_bytes) <= BUDGET.page_kib;
 const weightLines = () => {
   console.log(`page weight (${path.relative(root, HTML)}, gzip -9): ${f1(kib(weight.gzip_bytes))} KiB  [budget ${BUDGET.page_kib} KiB, aim ${BUDGET.page_aim_kib}] ${verdict(pageOk)}`);
-  console.log(`  wasm (gzip, base64) ${f1(kib(weight.wasm_gzip_base64_gzip_bytes))} KiB · JS ${f1(kib(weight.js_without_wasm_gzip_bytes))} KiB · CSS ${f1(kib(weight.css_gzip_bytes))} KiB · raw ${f1(kib(weight.raw_bytes))} KiB`);
+  console.log(`  wasm (LZMA, base64) ${f1(kib(weight.wasm_base64_gzip_bytes))} KiB · JS ${f1(kib(weight.js_without_wasm_gzip_bytes))} KiB · CSS ${f1(kib(weight.css_gzip_bytes))} KiB · raw ${f1(kib(weight.raw_bytes))} KiB`);
 };
 if (WEIGHT_ONLY) {
   if (!wasmB64) {

@@ -83,7 +83,7 @@ while (pos < bytes.length) {
     for (let i = 0; i < count; i++) {
       const flags = leb();
       if (flags === 2) leb();
-      if (flags !== 1) { while (bytes[pos] !== 0x0b) pos++; pos++; } // the offset expression
+      if (flags !== 1) { pos++; leb(); pos++; } // the offset: i32.const or global.get, its immediate, end
       const n = leb();
       dataSegments.push({ size: n, start: pos });
       pos += n;

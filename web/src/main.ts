@@ -1,9 +1,10 @@
 // Boot: keep a copy of the page as it arrived (for "download this page"),
 // start the wasm planner, read its catalog, render.
 import createGpuplan from '@gpuplan/wasm';
-import wasmGzBase64 from 'virtual:gpuplan-wasm-gz';
+import wasmLzmaBase64, { size as wasmSize } from 'virtual:gpuplan-wasm-lzma';
 import { App } from './app';
 import { detectLang, translator } from './i18n';
+import { lzmaDecompress } from './lzma';
 import type { Catalog } from './types';
 import './styles.css';
 
@@ -12,12 +13,12 @@ import './styles.css';
 // their CSP hashes still hold in the saved copy.
 const pageHtml = `<!doctype html>\n${document.documentElement.outerHTML}`;
 
-// The wasm travels gzip-compressed (vite.config.mts); the browser inflates it.
-async function wasmBinary(): Promise<ArrayBuffer> {
+// The wasm travels LZMA-compressed (vite.config.mts, docs/performance.md).
+async function wasmBinary(): Promise<Uint8Array> {
   // Uint8Array.fromBase64 (ES2026) decodes natively; atob is the fallback.
   const native = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;
-  const bytes = native ? native(wasmGzBase64) : Uint8Array.from(atob(wasmGzBase64), (c) => c.charCodeAt(0));
-  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  const bytes = native ? native(wasmLzmaBase64) : Uint8Array.from(atob(wasmLzmaBase64), (c) => c.charCodeAt(0));
+  return lzmaDecompress(bytes, wasmSize);
 }
 
 async function boot(): Promise<void> {

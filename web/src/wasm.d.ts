@@ -9,8 +9,18 @@ declare module '@gpuplan/wasm' {
 // Stylesheets imported for their side effect; Vite inlines them.
 declare module '*.css';
 
-// base64 of the gzip-compressed wasm (vite.config.mts, compressedWasm()).
-declare module 'virtual:gpuplan-wasm-gz' {
+// The LZMA-compressed wasm as base64, and its length decompressed
+// (vite.config.mts, compressedWasm(); web/src/lzma.ts).
+declare module 'virtual:gpuplan-wasm-lzma' {
   const base64: string;
+  export const size: number;
   export default base64;
+}
+
+// js-lzma (npm, MIT): the LZMA SDK's decoder in JavaScript, byte streams in and out.
+declare module 'js-lzma' {
+  const LZMA: {
+    decompressFile(input: { readByte(): number }, output: { writeByte(b: number): void }): boolean;
+  };
+  export default LZMA;
 }
