@@ -280,6 +280,7 @@ void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m) {
                   std::to_string(m.reference_image_size) + " px); update the entry");
   }
   m.activation_bytes_per_sample = f.saved_bytes;
+  m.frozen_gflops_per_sample = 2 * f.encode_macs / 1e9;
   if (const auto* list = r.array("frozen_components")) {
     for (size_t i = 0; i < list->size(); ++i) {
       Reader e = element(*list, i, r.child_path("frozen_components"), kL);

@@ -33,6 +33,7 @@ CnnFootprint expand_cnn(const CnnArchitecture& a, int image_size, const CnnPass&
     f.encode_peak_bytes = enc.peak_bytes();
     f.decode_peak_bytes = dec.peak_bytes();
     f.vae_params = enc.params() + dec.params();
+    f.encode_macs = enc.macs();
   }
   return f;
 }

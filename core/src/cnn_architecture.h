@@ -22,6 +22,7 @@ struct CnnFootprint {
   double encode_peak_bytes = 0;
   double decode_peak_bytes = 0;
   double vae_params = 0;
+  double encode_macs = 0;  // the VAE encoder's forward per sample
   // LoRA: sum of d_in + d_out over the adapted linears, per target set
   // (request lora.targets qv / attention / all-linear); x rank = adapter params.
   double lora_width_qv = 0, lora_width_attention = 0, lora_width_all_linear = 0;

@@ -68,7 +68,10 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
     if (!r.has("params")) m.params = f.params;
     if (!r.has("gflops_per_sample")) m.gflops_per_sample = 2 * f.macs / 1e9;
     m.activation_bytes_per_sample = f.saved_bytes;
-    if (!r.string("preset")) m.frozen_params = 0;
+    if (!r.string("preset")) {
+      m.frozen_params = 0;
+      m.frozen_gflops_per_sample = 0;
+    }
   }
   // An explicit activation figure overrides a preset's architecture: the
   // user's own network, scaled by image area (docs/memory-model.md).

@@ -240,6 +240,10 @@ Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double b
   // et al. 2016).
   const bool full = w.method == Method::full;
   k.flops = (train ? (full ? 3 : 2) + (w.grad_checkpointing ? 1 : 0) : 1) * forward_flops;
+  // A diffusion training step also encodes its images with the frozen VAE
+  // (forward only, latents computed on the fly): at 512 px more MACs than one
+  // UNet forward (docs/memory-model.md, "Convolutional and diffusion networks").
+  if (train) k.flops += m.frozen_gflops_per_sample * 1e9 * area * w.micro_batch;
   k.compute_seconds = k.flops / (rate_flops * kConvRelativeEfficiency);
   // activation_bytes_per_sample is the fp32 training footprint at the reference size.
   const double elements = m.activation_bytes_per_sample / 4 * area * w.micro_batch;

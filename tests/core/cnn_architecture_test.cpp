@@ -12,6 +12,7 @@
 #include "cnn_architecture.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/memory.h"
+#include "gpuplan/throughput.h"
 #include "test_support.h"
 
 namespace gpuplan::test {
@@ -289,6 +290,25 @@ TEST(CnnArchitecture, RequestArchitectureErrorsNameTheFieldInTheLocale) {
       R"({"locale":"en","model":{"kind":"cnn","architecture":{"family":"resnet","stage_blocks":[2,-1,2,2]}}})"));
   ASSERT_TRUE(bad_value.contains("error")) << bad_value.dump();
   EXPECT_EQ(bad_value["error"]["path"], "model.architecture.stage_blocks[1]");
+}
+
+// Latents on the fly: a diffusion training step also runs the VAE encoder,
+// which at 512 px costs more multiply-accumulates than a UNet forward.
+TEST(CnnArchitecture, TrainingTimeIncludesTheVaeEncode) {
+  const ModelSpec& sd = preset("sd15-unet");
+  const CnnFootprint f = expand_cnn(sd.architecture, 512, fp32_training());
+  EXPECT_GT(f.encode_macs, f.macs);
+  EXPECT_EQ(sd.frozen_gflops_per_sample, 2 * f.encode_macs / 1e9);
+  ModelSpec without = sd;
+  without.frozen_gflops_per_sample = 0;
+  Workload w;
+  w.precision = Precision::fp16_mixed;
+  w.micro_batch = 4;
+  w.image_size = 512;
+  const Gpu& a100 = *embedded_catalog().find_gpu("a100-sxm4-80g");
+  double with_vae = estimate_throughput(sd, w, a100, 1).samples_per_s;
+  double unet_only = estimate_throughput(without, w, a100, 1).samples_per_s;
+  EXPECT_LT(with_vae, 0.85 * unet_only);
 }
 
 bool fits(const std::string& request, const std::string& gpu) {

@@ -38,6 +38,9 @@ struct ModelSpec {
   // Frozen networks a training or inference job also holds on the GPU (a
   // diffusion UNet's text encoders and VAE): parameters, in the half weight dtype.
   double frozen_params = 0;
+  // Forward GFLOPs of those frozen networks per training sample at
+  // reference_image_size (the VAE encoding each image to latents on the fly).
+  double frozen_gflops_per_sample = 0;
   std::vector<std::string> sources;
 };
 
