@@ -85,9 +85,9 @@ Trunk trunk(const CnnArchitecture& a, int image_size, Tally& t, bool keep_stage3
 }
 
 // log_softmax of the loss: its fp32 output (autocast runs it in fp32).
-void loss(Tally& t, int classes, int h, int w) {
-  Tensor logp = t.make(classes, h, w, true);
-  t.save(logp);
+void loss(Tally& t, const Tensor& logits, int h, int w) {
+  Tensor logp = t.like(logits, logits.c, h, w, true);
+  if (logp.grad) t.save(logp);
 }
 
 // conv 3x3 (or 1x1) + BN + ReLU, as the ASPP branches and heads build them.
@@ -103,10 +103,10 @@ void expand_resnet(const CnnArchitecture& a, int image_size, Tally& t) {
   Trunk tr = trunk(a, image_size, t, false);
   // adaptive_avg_pool2d saves its input (the last ReLU output, already kept).
   t.save(tr.out);
-  Tensor pooled = t.make(tr.out.c, 1, 1);
+  Tensor pooled = t.like(tr.out, tr.out.c, 1, 1);
   if (!t.pass().train) t.live(t.bytes(tr.out) + t.bytes(pooled));
-  t.linear(pooled, a.num_classes);
-  loss(t, a.num_classes, 1, 1);
+  Tensor logits = t.linear(pooled, a.num_classes);
+  loss(t, logits, 1, 1);
 }
 
 // DeepLabV3: dilated backbone (output stride 8 with [false, true, true]),
@@ -128,7 +128,7 @@ void expand_deeplabv3(const CnnArchitecture& a, int image_size, Tally& t) {
   }
   // ASPPPooling: global average pool (saves its input, x), 1x1 conv-BN-ReLU, upsample.
   t.save(x);
-  Tensor pooled = t.make(x.c, 1, 1);
+  Tensor pooled = t.like(x, x.c, 1, 1);
   Tensor p = conv_bn_relu(t, pooled, c, 1, 1);
   Tensor up = t.upsample(p, x.h, x.w);
   t.release(x);
@@ -141,15 +141,15 @@ void expand_deeplabv3(const CnnArchitecture& a, int image_size, Tally& t) {
   Tensor h = conv_bn_relu(t, dropped, c, 3, 1);
   Tensor logits = t.conv(h, a.num_classes, 1, 1, 0, 1, true);
   Tensor full = t.upsample(logits, image_size, image_size);
-  loss(t, a.num_classes, full.h, full.w);
+  loss(t, full, full.h, full.w);
   if (a.aux_classifier) {
     if (!t.pass().train) t.release(tr.stage3);
     t.hold(full);
     Tensor ah = conv_bn_relu(t, tr.stage3, c, 3, 1);
     Tensor ad = t.dropout(ah, 0.1);
     Tensor al = t.conv(ad, a.num_classes, 1, 1, 0, 1, true);
-    t.upsample(al, image_size, image_size);
-    loss(t, a.num_classes, image_size, image_size);
+    Tensor aux = t.upsample(al, image_size, image_size);
+    loss(t, aux, image_size, image_size);
     t.release(full);
   }
 }

@@ -30,17 +30,18 @@ void Tally::end_unit(Tensor& input, Tensor& output) {
 // conv2d / linear (derivatives.yaml convolution: input and weight; addmm /
 // mm: the input matrix): the half copy under autocast.
 Tensor Tally::conv(Tensor& x, int cout, int k, int stride, int pad, int dilation, bool bias) {
-  Tensor out = make(cout, conv_out(x.h, k, stride, pad, dilation), conv_out(x.w, k, stride, pad, dilation));
+  Tensor out = like(x, cout, conv_out(x.h, k, stride, pad, dilation), conv_out(x.w, k, stride, pad, dilation));
   params_ += double(x.c) * cout * k * k + (bias ? cout : 0);
   macs_ += double(x.c) * k * k * out.elements();
-  if (pass_.train) {
+  if (records(x, true)) {
+    out.grad = true;
     Tensor read = half_copy(x);
     if (read.wide == x.wide) {
       save(x);
     } else {
       save(read);
     }
-  } else {
+  } else if (!pass_.train) {
     live(bytes(x) + bytes(out));
   }
   return out;
@@ -49,9 +50,24 @@ Tensor Tally::conv(Tensor& x, int cout, int k, int stride, int pad, int dilation
 Tensor Tally::linear(Tensor& x, int cout, bool bias, Adapter adapter) {
   if (adapter != Adapter::none) adapter_width_[int(adapter) - 1] += double(x.c) + cout;
   const bool attention = adapter == Adapter::qv || adapter == Adapter::k_out;
-  if (!pass_.train || !pass_.frozen || attention) return conv(x, cout, 1, 1, 0, 1, bias);
+  if (!pass_.train || !pass_.frozen) return conv(x, cout, 1, 1, 0, 1, bias);
+  if (attention) {
+    // A LoRA target: its adapter's weights require grad, so it records and
+    // keeps its input whatever the input.
+    Tensor out = like(x, cout, x.h, x.w);
+    out.grad = true;
+    params_ += double(x.c) * cout + (bias ? cout : 0);
+    macs_ += double(x.c) * out.elements();
+    Tensor read = half_copy(x);
+    if (read.wide == x.wide) {
+      save(x);
+    } else {
+      save(read);
+    }
+    return out;
+  }
   // Frozen: the same counts without saving the input.
-  Tensor out = make(cout, x.h, x.w);
+  Tensor out = like(x, cout, x.h, x.w);
   params_ += double(x.c) * cout + (bias ? cout : 0);
   macs_ += double(x.c) * out.elements();
   return out;
@@ -61,8 +77,11 @@ Tensor Tally::linear(Tensor& x, int cout, bool bias, Adapter adapter) {
 // batch_norm is on neither autocast list: it runs in its input's dtype.
 Tensor Tally::batch_norm(Tensor& x) {
   params_ += 2.0 * x.c;
-  save(x);
-  Tensor out = make(x.c, x.h, x.w, x.wide);
+  Tensor out = like(x, x.c, x.h, x.w, x.wide);
+  if (records(x, true)) {
+    out.grad = true;
+    save(x);
+  }
   if (!pass_.train) live(bytes(x) + bytes(out));
   return out;
 }
@@ -71,14 +90,15 @@ Tensor Tally::batch_norm(Tensor& x) {
 // fp32: the saved input is the fp32 copy and the output is fp32.
 Tensor Tally::norm(Tensor& x) {
   params_ += 2.0 * x.c;
-  Tensor out = make(x.c, x.h, x.w, true);
-  if (pass_.train) {
+  Tensor out = like(x, x.c, x.h, x.w, true);
+  if (records(x, true)) {
+    out.grad = true;
     if (pass_.autocast && !x.wide) {
       save_bytes(x.elements() * 4);
     } else {
       save(x);
     }
-  } else {
+  } else if (!pass_.train) {
     live(bytes(x) + bytes(out));
   }
   return out;
@@ -86,14 +106,14 @@ Tensor Tally::norm(Tensor& x) {
 
 // relu_: threshold_backward(grad, result, 0): the output, which is x itself.
 Tensor& Tally::relu_(Tensor& x) {
-  save(x);
+  if (records(x, false)) save(x);
   return x;
 }
 
 // silu / gelu: the input (silu_backward(grad, self), gelu_backward(grad, self)).
 Tensor Tally::silu(Tensor& x) {
-  save(x);
-  Tensor out = make(x.c, x.h, x.w, x.wide);
+  if (records(x, false)) save(x);
+  Tensor out = like(x, x.c, x.h, x.w, x.wide);
   if (!pass_.train) live(bytes(x) + bytes(out));
   return out;
 }
@@ -101,36 +121,38 @@ Tensor Tally::gelu(Tensor& x) { return silu(x); }
 
 // max_pool2d_with_indices: self and the int64 indices of the maxima.
 Tensor Tally::max_pool(Tensor& x, int k, int stride, int pad) {
-  Tensor out = make(x.c, conv_out(x.h, k, stride, pad), conv_out(x.w, k, stride, pad), x.wide);
-  save(x);
-  save_bytes(out.elements() * 8);
+  Tensor out = like(x, x.c, conv_out(x.h, k, stride, pad), conv_out(x.w, k, stride, pad), x.wide);
+  if (records(x, false)) {
+    save(x);
+    save_bytes(out.elements() * 8);
+  }
   if (!pass_.train) live(bytes(x) + bytes(out));
   return out;
 }
 
 // native_dropout: the bool mask (1 byte per element); nothing when p = 0.
 Tensor Tally::dropout(Tensor& x, double p) {
-  if (p <= 0) return x;
-  save_bytes(x.elements());
-  Tensor out = make(x.c, x.h, x.w, x.wide);
-  if (!pass_.train) return x;  // eval: identity
-  return out;
+  if (p <= 0 || !pass_.train) return x;  // eval: identity
+  if (records(x, false)) save_bytes(x.elements());
+  return like(x, x.c, x.h, x.w, x.wide);
 }
 
 Tensor Tally::add(const Tensor& a, const Tensor& b) {
-  Tensor out = make(a.c, a.h, a.w, a.wide || b.wide);
+  Tensor out = like(a, a.c, a.h, a.w, a.wide || b.wide);
+  out.grad = a.grad || b.grad;
   if (!pass_.train) live(bytes(a) + bytes(b) + bytes(out));
   return out;
 }
 
 Tensor Tally::cat(const Tensor& a, const Tensor& b) {
-  Tensor out = make(a.c + b.c, a.h, a.w, a.wide || b.wide);
+  Tensor out = like(a, a.c + b.c, a.h, a.w, a.wide || b.wide);
+  out.grad = a.grad || b.grad;
   if (!pass_.train) live(bytes(a) + bytes(b) + bytes(out));
   return out;
 }
 
 Tensor Tally::upsample(const Tensor& x, int h, int w) {
-  Tensor out = make(x.c, h, w, x.wide);
+  Tensor out = like(x, x.c, h, w, x.wide);
   if (!pass_.train) live(bytes(x) + bytes(out));
   return out;
 }
@@ -144,9 +166,10 @@ Tensor Tally::attention(Tensor& q, Tensor& k, Tensor& v, int heads) {
   const double nq = double(q.h) * q.w, nk = double(k.h) * k.w;
   const double scores = heads * nq * nk;
   macs_ += 2.0 * q.c * nq * nk;  // q k^T and p v
-  Tensor out = make(q.c, q.h, q.w);
+  Tensor out = like(q, q.c, q.h, q.w);
+  out.grad = q.grad || k.grad || v.grad;
   const double half = pass_.compute_bytes;
-  if (pass_.train) {
+  if (pass_.train && out.grad) {
     if (pass_.flash_attention) {
       save(q);
       save(k);
@@ -157,7 +180,7 @@ Tensor Tally::attention(Tensor& q, Tensor& k, Tensor& v, int heads) {
       save_bytes(bytes(q) + bytes(k) + bytes(v));
       save_bytes(scores * (pass_.autocast ? 4 + half : half));
     }
-  } else {
+  } else if (!pass_.train) {
     double s = pass_.flash_attention ? 0 : 2 * scores * half;  // baddbmm output and softmax output
     live(bytes(q) + bytes(k) + bytes(v) + s + bytes(out));
   }

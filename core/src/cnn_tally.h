@@ -54,6 +54,7 @@ struct Tensor {
   int c = 0, h = 0, w = 0;
   bool wide = false;   // fp32 under autocast
   bool saved = false;  // already kept for backward
+  bool grad = false;   // requires grad: produced by a recorded op
   double elements() const { return double(c) * h * w; }
 };
 
@@ -66,14 +67,23 @@ class Tally {
   const CnnPass& pass() const { return pass_; }
 
   double bytes(const Tensor& t) const { return t.elements() * (t.wide && pass_.autocast ? 4 : pass_.compute_bytes); }
-  Tensor make(int c, int h, int w, bool wide = false) const { return Tensor{c, h, w, wide && pass_.autocast, false}; }
+  Tensor make(int c, int h, int w, bool wide = false) const { return Tensor{c, h, w, wide && pass_.autocast, false, false}; }
+  // A new tensor computed from `from` (a copy, a reshape, an elementwise
+  // result): it requires grad when its source does.
+  Tensor like(const Tensor& from, int c, int h, int w, bool wide = false) const {
+    return Tensor{c, h, w, wide && pass_.autocast, false, from.grad};
+  }
+  // Autograd records an op, and saves what it needs, only when an input or a
+  // parameter requires grad: with a frozen base (LoRA) the layers before the
+  // first adapted one record nothing.
+  bool records(const Tensor& x, bool has_params) const { return pass_.train && (x.grad || (has_params && !pass_.frozen)); }
 
   // Autograd keeps t (once).
   void save(Tensor& t);
   void save_bytes(double b) { if (pass_.train) saved_ += b; }
   // The tensor a conv / matmul reads: under autocast an fp32 input is cast to
   // half, a new tensor each time (only weights are cached by autocast).
-  Tensor half_copy(Tensor& t) const { return t.wide ? Tensor{t.c, t.h, t.w, false, false} : t; }
+  Tensor half_copy(Tensor& t) const { return t.wide ? Tensor{t.c, t.h, t.w, false, false, t.grad} : t; }
 
   // Inference: what stays alive across the next ops (skip connections, residuals).
   void hold(const Tensor& t) { held_ += bytes(t); }

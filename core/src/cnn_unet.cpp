@@ -29,7 +29,8 @@ struct Unet {
     Tensor h = t.conv(s1, cout, 3, 1, 1);
     if (time) {
       t.linear(temb, cout);  // time_emb_proj, broadcast-added: h + temb[:, :, None, None]
-      Tensor sum = t.make(h.c, h.h, h.w);
+      Tensor sum = t.like(h, h.c, h.h, h.w);
+      sum.grad = h.grad || temb.grad;
       if (!t.pass().train) t.live(t.bytes(h) + t.bytes(sum));
       h = sum;
     }
@@ -58,8 +59,8 @@ struct Unet {
     Tensor q = t.linear(xq, channels, qkv_bias, Adapter::qv);
     Tensor k = t.linear(xkv, channels, qkv_bias, Adapter::k_out);
     Tensor v = t.linear(xkv, channels, qkv_bias, Adapter::qv);
-    t.attention(q, k, v, nheads);
-    Tensor merged = t.make(channels, xq.h, xq.w);  // transpose(1, 2).reshape: a copy
+    Tensor o = t.attention(q, k, v, nheads);
+    Tensor merged = t.like(o, channels, xq.h, xq.w);  // transpose(1, 2).reshape: a copy
     return t.linear(merged, channels, true, Adapter::k_out);
   }
 
@@ -81,10 +82,12 @@ struct Unet {
     // GEGLU: proj to 2 x 4c, chunk, hidden * gelu(gate). gelu and mul keep the
     // chunks (views of the projection) and gelu's output; the last linear its input.
     Tensor p = t.linear(n3, 8 * c, true, Adapter::mlp);
-    t.save(p);
-    Tensor g = t.make(4 * c, x.h, x.w);
-    t.save(g);
-    Tensor m = t.make(4 * c, x.h, x.w);
+    Tensor g = t.like(p, 4 * c, x.h, x.w);
+    Tensor m = t.like(p, 4 * c, x.h, x.w);
+    if (p.grad) {
+      t.save(p);
+      t.save(g);
+    }
     if (!t.pass().train) {
       t.live(t.bytes(p) + t.bytes(g));
       t.live(t.bytes(p) + t.bytes(g) + t.bytes(m));
@@ -105,19 +108,19 @@ struct Unet {
     Tensor n = t.norm(x);
     Tensor tokens;
     if (a.linear_projection) {
-      Tensor permuted = t.make(n.c, n.h, n.w, n.wide);
+      Tensor permuted = t.like(n, n.c, n.h, n.w, n.wide);
       tokens = t.linear(permuted, x.c);
     } else {
-      t.conv(n, x.c, 1);
-      tokens = t.make(x.c, x.h, x.w);
+      Tensor projected = t.conv(n, x.c, 1);
+      tokens = t.like(projected, x.c, x.h, x.w);
     }
     for (int i = 0; i < depth; ++i) tokens = basic_block(tokens);
     Tensor back;
     if (a.linear_projection) {
-      t.linear(tokens, x.c);
-      back = t.make(x.c, x.h, x.w);
+      Tensor projected = t.linear(tokens, x.c);
+      back = t.like(projected, x.c, x.h, x.w);
     } else {
-      Tensor permuted = t.make(x.c, x.h, x.w);
+      Tensor permuted = t.like(tokens, x.c, x.h, x.w);
       back = t.conv(permuted, x.c, 1);
     }
     t.release(x);
@@ -129,7 +132,7 @@ struct Unet {
   Tensor vae_attention(Tensor& x) {
     t.hold(x);
     Tensor n = t.norm(x);
-    Tensor tokens = t.make(n.c, n.h, n.w, n.wide);
+    Tensor tokens = t.like(n, n.c, n.h, n.w, n.wide);
     Tensor o = attend(tokens, tokens, x.c, 1, true);
     t.release(x);
     return t.add(o, x);
@@ -175,7 +178,10 @@ int vae_latent_size(const CnnArchitecture& a, int image_size) {
 void expand_sd_unet(const CnnArchitecture& a, int image_size, Tally& t) {
   const int c0 = a.model_channels;
   const int temb_channels = 4 * c0;
+  // The time embedding is trained with the UNet (frozen under LoRA); the
+  // text encoder's states are frozen.
   Unet u{a, t, t.make(temb_channels, 1, 1), t.make(a.context_dim, a.context_tokens, 1)};
+  u.temb.grad = t.pass().train && !t.pass().frozen;
   // Time embedding (TimestepEmbedding: linear, SiLU, linear) and SDXL's
   // additional text-time embedding of adm_in_channels: parameters only.
   t.add_params(double(c0) * temb_channels + temb_channels + double(temb_channels) * temb_channels + temb_channels);
@@ -224,7 +230,7 @@ void expand_sd_unet(const CnnArchitecture& a, int image_size, Tally& t) {
   }
   Tensor out = u.conv_out(x, a.latent_channels);
   // F.mse_loss(pred.float(), target.float()): both fp32 operands are saved.
-  t.save_bytes(2 * out.elements() * 4);
+  if (out.grad) t.save_bytes(2 * out.elements() * 4);
 }
 
 // AutoencoderKL encoder: conv_in, DownEncoderBlock2D per level (resnets
@@ -237,7 +243,7 @@ void expand_vae_encoder(const CnnArchitecture& a, int image_size, Tally& t) {
   for (size_t i = 0; i < a.vae_channels.size(); ++i) {
     for (int j = 0; j < a.vae_layers_per_block; ++j) x = u.resblock(x, a.vae_channels[i], false);
     if (i + 1 < a.vae_channels.size()) {
-      Tensor padded = t.make(x.c, x.h + 1, x.w + 1);
+      Tensor padded = t.like(x, x.c, x.h + 1, x.w + 1);
       if (!t.pass().train) t.live(t.bytes(x) + t.bytes(padded));
       x = t.conv(padded, x.c, 3, 2, 0);
     }

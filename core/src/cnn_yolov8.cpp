@@ -33,8 +33,8 @@ struct Yolo {
     Tensor y = conv(x, 2 * c, 1);
     t.hold(y);
     // The first bottleneck reads a chunk: a view, which keeps all of y.
-    t.save(y);
-    Tensor prev{c, y.h, y.w, y.wide, true};
+    if (y.grad) t.save(y);
+    Tensor prev{c, y.h, y.w, y.wide, true, y.grad};
     int concat_c = 2 * c;
     for (int i = 0; i < n; ++i) {
       Tensor a1 = conv(prev, c, 3);
@@ -44,7 +44,7 @@ struct Yolo {
       prev = out;
       concat_c += c;
     }
-    Tensor cat{concat_c, y.h, y.w, y.wide, false};
+    Tensor cat{concat_c, y.h, y.w, y.wide, false, y.grad};
     t.release(cat);  // y and the bottleneck outputs: the concat's parts
     if (!t.pass().train) t.live(2 * t.bytes(cat));
     Tensor out = conv(cat, cout, 1);
@@ -65,7 +65,7 @@ struct Yolo {
     t.release(y0);
     t.release(y1);
     t.release(y2);
-    Tensor cat{y0.c + y1.c + y2.c + y3.c, y0.h, y0.w, y0.wide, false};
+    Tensor cat{y0.c + y1.c + y2.c + y3.c, y0.h, y0.w, y0.wide, false, y0.grad};
     if (!t.pass().train) t.live(2 * t.bytes(cat));
     Tensor out = conv(cat, cout, 1);
     t.end_unit(x, out);
