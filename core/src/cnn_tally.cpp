@@ -23,7 +23,7 @@ void Tally::end_unit(Tensor& input, Tensor& output) {
   // checkpoint() keeps its input; the output is the next unit's input, not
   // saved by anything outside the unit.
   input.saved = unit_input_was_saved_;
-  save(input);
+  if (output.grad) save(input);  // nothing recorded (frozen, no grad in): nothing kept
   output.saved = false;
 }
 
