@@ -68,6 +68,14 @@ TEST(Scenarios, ExplanationsClaimWhatTheModelsSay) {
   // NVIDIA DeepLearningExamples trains ResNet-50 with AMP at batch 256 on a 16 GB V100.
   EXPECT_TRUE(fits_on("image-classification", "v100-sxm2-16g"));
   EXPECT_TRUE(fits_on("object-detection", "rtx-3080"));
+  // YOLOv8s: about 4 GiB at batch 16, about 13 GiB at batch 64.
+  EXPECT_TRUE(fits_on("object-detection", "t4"));
+  nlohmann::json batch64 = scenario("object-detection")["request"];
+  batch64["workload"]["micro_batch"] = 64;
+  batch64["hardware"] = {{"gpu", "rtx-3060"}, {"count", 1}};
+  EXPECT_FALSE(run(batch64)["gpus"][0]["fits"].get<bool>());
+  batch64["hardware"] = {{"gpu", "rtx-4090"}, {"count", 1}};
+  EXPECT_TRUE(run(batch64)["gpus"][0]["fits"].get<bool>());
   EXPECT_TRUE(fits_on("bert-finetune", "t4"));
   EXPECT_TRUE(fits_on("llm-finetune", "rtx-4090"));
   EXPECT_FALSE(fits_on("diffusion-finetune", "t4"));
