@@ -297,6 +297,16 @@ def main():
                               "context_dim": 96, "context_tokens": 77, "vae": {"block_out_channels": [32, 32, 32, 32]}},
         128, unet, lambda: (torch.randn(B, 4, 16, 16), torch.randn(B, 64), torch.randn(B, 77, 96)), mse)
 
+    # LoRA-like: the base frozen, only the attention projections trained (the
+    # diffusers LoRA targets to_q, to_k, to_v, to_out.0; an adapter's weight
+    # requiring grad makes its linear save the same input as the base one).
+    lora = UNet(64, [1, 2, 2], 2, [1, 1, 0], 1, 4, 96)
+    for name, p in lora.named_parameters():
+        p.requires_grad = any(f".{a}.{l}." in name for a in ("a1", "a2") for l in ("q", "k", "v", "out"))
+    add("small-sd-unet-lora@128", dict(cases[-1]["architecture"]), 128, lora,
+        lambda: (torch.randn(B, 4, 16, 16), torch.randn(B, 64), torch.randn(B, 77, 96)), mse)
+    cases[-1]["frozen"] = True
+
     print(json.dumps({
         "about": "What autograd saves for one fp32 training forward (per sample of a batch of 2, eager attention; on the "
                  "CPU dropout saves a 4-byte noise tensor where CUDA's fused kernel saves a 1-byte mask), measured with "

@@ -140,6 +140,7 @@ TEST(CnnArchitecture, ExpansionMatchesWhatAutogradSaves) {
     Reader r(c["architecture"], "architecture", Locale::en);
     CnnPass pass;
     pass.flash_attention = false;
+    pass.frozen = c.value("frozen", false);  // LoRA-like: only the attention projections trained
     double computed = expand_cnn(read_cnn_architecture(r), c["image_size"].get<int>(), pass).saved_bytes;
     double measured = c["saved_bytes_per_sample"].get<double>();
     EXPECT_NEAR(computed / measured, 1.0, 0.01) << c["id"] << ": computed " << computed << ", measured " << measured;
