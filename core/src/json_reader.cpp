@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "json_writer.h"
 #include "messages.h"
@@ -18,21 +19,84 @@ namespace {
 // too), and the position comes from the one parse instead of a second,
 // throwing one; both cut the page's wasm (docs/performance.md).
 class DomBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+  using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+
  public:
-  explicit DomBuilder(nlohmann::json& result) : json_sax_dom_parser(result, /*allow_exceptions=*/false) {}
+  explicit DomBuilder(nlohmann::json& result) : Base(result, /*allow_exceptions=*/false) {}
+
+  // Where the parser is, kept so that an error the lexer finds inside a value
+  // (a number too large for a double) can name its field like any other.
+  bool start_object(std::size_t n) { return enter(false) && Base::start_object(n); }
+  bool start_array(std::size_t n) { return enter(true) && Base::start_array(n); }
+  bool end_object() { return leave() && Base::end_object(); }
+  bool end_array() { return leave() && Base::end_array(); }
+  bool null() { return next() && Base::null(); }
+  bool boolean(bool v) { return next() && Base::boolean(v); }
+  bool number_integer(nlohmann::json::number_integer_t v) { return next() && Base::number_integer(v); }
+  bool number_unsigned(nlohmann::json::number_unsigned_t v) { return next() && Base::number_unsigned(v); }
+  bool number_float(nlohmann::json::number_float_t v, const std::string& s) { return next() && Base::number_float(v, s); }
+  bool string(std::string& v) { return next() && Base::string(v); }
+  bool binary(nlohmann::json::binary_t& v) { return next() && Base::binary(v); }
+  bool key(std::string& k) {
+    frames_.back().key = k;
+    return Base::key(k);
+  }
 
   template <class Exception>
   bool parse_error(std::size_t position, const std::string& last_token, const Exception& ex) {
-    // A syntax error is the user's: its byte goes into the message. The one
-    // other error nlohmann reports here, a number too large for a double
-    // (out_of_range 406), is thrown as json::parse throws it, so the answer
-    // stays what it was (an "internal" error naming the number).
-    if constexpr (std::is_same_v<Exception, nlohmann::json::parse_error>) error_byte = ex.byte;
-    else throw ex;
-    return json_sax_dom_parser::parse_error(position, last_token, ex);
+    error_byte = position;
+    // The one error nlohmann reports here besides syntax: a number beyond a
+    // double's range (out_of_range 406). It is the user's value, so it gets
+    // the field's path and an out-of-range message instead of "internal".
+    if constexpr (std::is_same_v<Exception, nlohmann::json::out_of_range>) {
+      number_overflow = true;
+      overflow_token = last_token;
+    }
+    return Base::parse_error(position, last_token, ex);
+  }
+
+  // The path of the value being read when parsing stopped: "a.b[2].c".
+  std::string path() const {
+    std::string p;
+    for (size_t i = 1; i < frames_.size(); ++i) p += segment(frames_[i - 1], p.empty(), 1);  // containers entered
+    const Frame& here = frames_.back();
+    if (here.array || !here.key.empty()) p += segment(here, p.empty(), 0);  // the value being lexed
+    return p;
   }
 
   std::size_t error_byte = 0;
+  bool number_overflow = false;
+  std::string overflow_token;
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;  // elements started so far, for arrays
+    std::string key;        // the member being read, for objects
+  };
+
+  // Elements of an array are counted as they start, so a container being read
+  // is element count - 1, and a value still being lexed is element count.
+  static std::string segment(const Frame& f, bool first, std::size_t started) {
+    if (f.array) return "[" + std::to_string(f.index - started) + "]";
+    return first ? f.key : "." + f.key;
+  }
+
+  bool next() {
+    if (frames_.back().array) ++frames_.back().index;
+    return true;
+  }
+  bool enter(bool array) {
+    next();
+    frames_.push_back({array, 0, {}});
+    return true;
+  }
+  bool leave() {
+    frames_.pop_back();
+    return true;
+  }
+
+  std::vector<Frame> frames_ = {Frame{}};
 };
 
 // A parsed value written back as compact JSON: dump()'s text (same key order,
@@ -108,8 +172,13 @@ nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_
   }
   nlohmann::json parsed;
   DomBuilder builder(parsed);
-  if (!nlohmann::json::sax_parse(text.begin(), text.end(), &builder))
+  if (!nlohmann::json::sax_parse(text.begin(), text.end(), &builder)) {
+    if (builder.number_overflow) {
+      std::string p = builder.path();
+      fail(locale, "out_of_range", p, message(locale, "out_of_range", {p.empty() ? "JSON" : p, "-1.8e308", "1.8e308", builder.overflow_token}));
+    }
     fail(locale, "invalid_json", "", message(locale, "invalid_json", {"byte " + std::to_string(builder.error_byte)}));
+  }
   return parsed;
 }
 

@@ -25,6 +25,20 @@ TEST(HostileInput, HugeNumbers) {
   EXPECT_EQ(error_of(R"({"model":{"preset":"llama-2-7b"},"hardware":{"gpu":"rtx-4090","count":0.5}})")["path"], "hardware.count");
 }
 
+// Beyond a double's range the lexer itself refuses the number; the error still
+// names the field (nested objects and arrays included), never "internal".
+TEST(HostileInput, NumbersBeyondDoubleNameTheField) {
+  nlohmann::json e = error_of(R"({"model":{"preset":"llama-2-7b"},"workload":{"micro_batch":1e400}})");
+  EXPECT_EQ(e["code"], "out_of_range");
+  EXPECT_EQ(e["path"], "workload.micro_batch");
+  EXPECT_NE(e["message"].get<std::string>().find("1e400"), std::string::npos);
+  EXPECT_EQ(error_of(R"({"model":{"preset":"llama-2-7b"},"data":{"samples":-2E+999}})")["path"], "data.samples");
+  EXPECT_EQ(error_of(R"({"model":{"preset":"llama-2-7b"},"stages":[{"stage":"debug"},{"stage":"formal","runs":[1,{"a":null},1e999]}]})")["path"],
+            "stages[1].runs[2]");
+  EXPECT_EQ(error_of(R"({"prices":[{"gpu":"t4"},{"gpu":"t4","per_gpu_hour":1e309}]})")["path"], "prices[1].per_gpu_hour");
+  EXPECT_EQ(error_of("1e400")["path"], "");
+}
+
 TEST(HostileInput, WrongTypesNameTheField) {
   EXPECT_EQ(error_of(R"({"model":"llama"})")["path"], "model");
   EXPECT_EQ(error_of(R"({"model":{"preset":7}})")["path"], "model.preset");

@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "json_reader.h"
 #include "test_support.h"
@@ -76,10 +77,24 @@ TEST(JsonReader, SyntaxErrorNamesTheByteNlohmannNames) {
   }
 }
 
-TEST(JsonReader, NumberTooLargeForADoubleIsThrownAsNlohmannThrowsIt) {
-  // Not a syntax error: nlohmann reports it as out_of_range 406, and the
-  // reader passes it on unchanged (the API answers "internal", as before).
-  EXPECT_THROW((void)parse_json_text("[1e400]", Locale::en, kMaxBytes, kMaxDepth), nlohmann::json::out_of_range);
+TEST(JsonReader, NumberTooLargeForADoubleIsOutOfRangeAtItsPath) {
+  // Not a syntax error: nlohmann's lexer reports it as out_of_range 406; the
+  // reader answers like any out-of-range field, with the path it was read at.
+  const std::pair<const char*, const char*> cases[] = {
+      {"[1e400]", "[0]"},
+      {R"({"a":{"b":[0,-1e400]}})", "a.b[1]"},
+      {R"({"a":[{"x":1},[true,"s"],{"y":1e999}]})", "a[2].y"},
+      {R"({"a":1,"b":[[],[null,1e400]]})", "b[1][1]"},
+  };
+  for (const auto& [text, path] : cases) {
+    try {
+      (void)parse_json_text(text, Locale::en, kMaxBytes, kMaxDepth);
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.error.code, "out_of_range") << text;
+      EXPECT_EQ(e.error.path, path) << text;
+    }
+  }
 }
 
 TEST(JsonReader, DescribeShowsWhatDumpPrints) {
