@@ -37,11 +37,14 @@ double required_number(const Reader& r, std::string_view key, double min, double
   return *v;
 }
 
-std::vector<std::string> sources(const Reader& r) {
+// The page's copy (CatalogProfile::page) leaves some entries' sources out;
+// it is made from a catalog that was read in full, so absent is all it allows.
+std::vector<std::string> sources(const Reader& r, CatalogProfile profile) {
   std::vector<std::string> out;
   const auto* list = r.array("sources");
   if (!list) {
     if (auto one = r.string("source"); one && !one->empty()) return {*one};
+    if (profile == CatalogProfile::page) return out;
     invalid(r.child_path("sources"), "every entry needs its sources");
   }
   for (size_t i = 0; i < list->size(); ++i) {
@@ -112,7 +115,7 @@ void check_unique(std::set<std::string>& seen, const std::string& id, const std:
   if (!seen.insert(id).second) invalid(path, "duplicate id \"" + id + "\"");
 }
 
-Gpu read_gpu(const Reader& r) {
+Gpu read_gpu(const Reader& r, CatalogProfile profile) {
   Gpu g;
   g.id = required_string(r, "id");
   g.name = required_string(r, "name");
@@ -153,7 +156,7 @@ Gpu read_gpu(const Reader& r) {
     pp.source = required_string(*p, "source");
     g.purchase = pp;
   }
-  g.sources = sources(r);
+  g.sources = sources(r, profile);
   return g;
 }
 
@@ -171,7 +174,7 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   return o;
 }
 
-Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids) {
+Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, CatalogProfile profile) {
   Platform p;
   p.id = required_string(r, "id");
   p.name.en = required_string(r, "name");
@@ -216,18 +219,21 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids) {
   }
   p.queue_notes = text(r, "queue_notes");
   p.notes = text(r, "notes");
-  p.sources = sources(r);
+  p.sources = sources(r, profile);
+  // The page shows no programme's name, eligibility or source (its copy
+  // leaves them out); the credit it does use stays required.
+  const bool full = profile == CatalogProfile::full;
   if (const auto* list = r.array("education"))
     for (size_t i = 0; i < list->size(); ++i) {
       Reader e = element(*list, i, r.child_path("education"), kL);
       EducationProgram ed;
       ed.name = text(e, "name");
-      if (ed.name.en.empty() && ed.name.zh.empty()) invalid(e.child_path("name"), "required text is missing");
+      if (full && ed.name.en.empty() && ed.name.zh.empty()) invalid(e.child_path("name"), "required text is missing");
       ed.credit_amount = e.number("credit", 0, 1e7).value_or(0);
       if (ed.credit_amount > 0) ed.currency = required_currency(e, "currency");
       ed.eligibility = text(e, "eligibility");
       ed.as_of = required_date(e, "as_of");
-      ed.source = required_string(e, "source");
+      ed.source = full ? required_string(e, "source") : e.string("source").value_or("");
       p.education.push_back(ed);
     }
   p.priced_by_user = r.boolean("priced_by_user").value_or(false);
@@ -267,7 +273,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids) {
 // `gpuplan catalog` lists) must be what the core computes, so neither can drift
 // from the architecture. Frozen components (a diffusion UNet's text encoders
 // and VAE) are held beside it; a VAE's count is checked against its dimensions.
-void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m) {
+void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m, CatalogProfile profile) {
   m.architecture = read_cnn_architecture(arch);
   const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
   if (std::fabs(f.params - m.params) > 0.5)
@@ -286,7 +292,7 @@ void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m) {
       Reader e = element(*list, i, r.child_path("frozen_components"), kL);
       std::string id = required_string(e, "id");
       double params = required_number(e, "params", 1, 1e13);
-      sources(e);
+      sources(e, profile);
       if (id == "vae" && std::fabs(params - f.vae_params) > 0.5)
         invalid(e.child_path("params"), "the architecture's VAE has " + format_number(f.vae_params) + " parameters");
       m.frozen_params += params;
@@ -294,7 +300,7 @@ void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m) {
   }
 }
 
-ModelSpec read_model(const Reader& r) {
+ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   ModelSpec m;
   m.id = required_string(r, "id");
   m.name = r.string("name").value_or(m.id);
@@ -305,7 +311,7 @@ ModelSpec read_model(const Reader& r) {
   if (m.kind == ModelKind::cnn) {
     m.reference_image_size = r.integer("reference_image_size", 8, 16384).value_or(224);
     if (auto arch = r.object("architecture")) {
-      read_cnn_preset(r, *arch, m);
+      read_cnn_preset(r, *arch, m, profile);
     } else {
       m.activation_bytes_per_sample = required_number(r, "activation_bytes_per_sample", 1, 1e13);
     }
@@ -323,7 +329,7 @@ ModelSpec read_model(const Reader& r) {
   m.experts_per_token = r.integer("experts_per_token", 1, 1024).value_or(1);
   m.head_dim = r.integer("head_dim", 1, 4096).value_or(0);
   m.gflops_per_sample = r.number("gflops_per_sample", 0, 1e9).value_or(0);
-  m.sources = sources(r);
+  m.sources = sources(r, profile);
   return m;
 }
 
@@ -345,7 +351,7 @@ const ModelSpec* Catalog::find_model(std::string_view id) const {
   return nullptr;
 }
 
-Result<Catalog> parse_catalog(std::string_view json_text) {
+Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile) {
   try {
     nlohmann::json root = parse_json_text(json_text, kL, kMaxCatalogBytes, kMaxDepth);
     if (!root.is_object()) invalid("", "the catalog must be a JSON object");
@@ -363,13 +369,13 @@ Result<Catalog> parse_catalog(std::string_view json_text) {
     if (!gpus) invalid("gpus", "the GPU list is required");
     for (size_t i = 0; i < gpus->size(); ++i) {
       Reader e = element(*gpus, i, "gpus", kL);
-      c.gpus.push_back(read_gpu(e));
+      c.gpus.push_back(read_gpu(e, profile));
       check_unique(gpu_ids, c.gpus.back().id, e.child_path("id"));
     }
     if (const auto* platforms = r.array("platforms")) {
       for (size_t i = 0; i < platforms->size(); ++i) {
         Reader e = element(*platforms, i, "platforms", kL);
-        c.platforms.push_back(read_platform(e, gpu_ids));
+        c.platforms.push_back(read_platform(e, gpu_ids, profile));
         check_unique(platform_ids, c.platforms.back().id, e.child_path("id"));
       }
     }
@@ -377,7 +383,7 @@ Result<Catalog> parse_catalog(std::string_view json_text) {
     if (!models) invalid("models", "the model presets are required");
     for (size_t i = 0; i < models->size(); ++i) {
       Reader e = element(*models, i, "models", kL);
-      c.models.push_back(read_model(e));
+      c.models.push_back(read_model(e, profile));
       check_unique(model_ids, c.models.back().id, e.child_path("id"));
     }
     return c;

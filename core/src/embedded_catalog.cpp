@@ -10,12 +10,14 @@ namespace gpuplan {
 
 extern const char kEmbeddedCatalogJson[];
 extern const std::size_t kEmbeddedCatalogJsonSize;
+extern const CatalogProfile kEmbeddedCatalogProfile;  // page only in the page's module
 
 std::string_view embedded_catalog_json() { return {kEmbeddedCatalogJson, kEmbeddedCatalogJsonSize}; }
+CatalogProfile embedded_catalog_profile() { return kEmbeddedCatalogProfile; }
 
 const Catalog& embedded_catalog() {
   static const Catalog catalog = [] {
-    Result<Catalog> parsed = parse_catalog(embedded_catalog_json());
+    Result<Catalog> parsed = parse_catalog(embedded_catalog_json(), kEmbeddedCatalogProfile);
     // The build validated this exact text; failing here means a broken build.
     if (!parsed.ok()) std::abort();
     return parsed.value();

@@ -154,13 +154,30 @@ struct Catalog {
   const ModelSpec* find_model(std::string_view id) const;
 };
 
+// Which copy of the catalog a build carries. `full`: every field and every
+// source, required (the CLI, the Node module, `gpuplan catalog`). `page`: the
+// page's module leaves out the provenance prose the page never shows (GPU and
+// model sources and notes, platform prose the page does not render), to keep
+// the page within its weight budget (issue #7, docs/performance.md); the page
+// says where those sources are. A page copy is only ever made from a catalog
+// already validated in full (tools/catalog_embed.cpp), so its reader accepts
+// the missing prose and nothing else.
+enum class CatalogProfile { full, page };
+
 // Parses and validates catalog JSON (the merged form `gpuplan catalog` prints).
 // Errors name the JSON path, e.g. "platforms[2].offers[0].source".
-Result<Catalog> parse_catalog(std::string_view json_text);
+Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile = CatalogProfile::full);
+
+// The catalog JSON of `profile` made from the full catalog's text: for `page`,
+// without the fields listed in core/src/catalog_profile.cpp and with
+// "provenance": "page" at its root. Build-time only (the embed step).
+Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProfile profile);
 
 // The catalog compiled into this build (validated at build time).
 const Catalog& embedded_catalog();
 // Its JSON text, as `gpuplan catalog` prints it.
 std::string_view embedded_catalog_json();
+// Which profile it is: `page` only in the page's module.
+CatalogProfile embedded_catalog_profile();
 
 }  // namespace gpuplan

@@ -1,0 +1,195 @@
+// The page's copy of the catalog (CatalogProfile::page, issue #7): it lacks
+// exactly the provenance prose the page never shows, only a catalog valid in
+// full can be cut down, the full reader still refuses an entry without
+// sources, and every answer planned over the page's copy is the full
+// catalog's, byte for byte.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/api.h"
+#include "gpuplan/catalog.h"
+#include "test_support.h"
+
+namespace gpuplan::test {
+namespace {
+
+std::string page_copy() {
+  Result<std::string> page = catalog_profile_json(embedded_catalog_json(), CatalogProfile::page);
+  if (!page.ok()) ADD_FAILURE() << page.error().path << ": " << page.error().message;
+  return page.ok() ? page.value() : std::string();
+}
+
+TEST(CatalogProfile, ThisBuildCarriesTheFullCatalog) {
+  // The CLI, the Node module and this suite: `gpuplan catalog` keeps every source.
+  EXPECT_EQ(embedded_catalog_profile(), CatalogProfile::full);
+  const nlohmann::json full = nlohmann::json::parse(embedded_catalog_json());
+  EXPECT_FALSE(full.contains("provenance"));
+  for (const auto& g : full["gpus"]) EXPECT_FALSE(g.value("sources", nlohmann::json::array()).empty()) << g["id"];
+  for (const auto& m : full["models"]) EXPECT_FALSE(m.value("sources", nlohmann::json::array()).empty()) << m["id"];
+}
+
+TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
+  const nlohmann::json full = nlohmann::json::parse(embedded_catalog_json());
+  const nlohmann::json page = nlohmann::json::parse(page_copy());
+  EXPECT_EQ(page.value("provenance", ""), "page");
+  // What is cut was there to cut: otherwise this test could not fail.
+  int gpu_notes = 0, frozen = 0, queue_notes = 0, offer_notes = 0, education = 0;
+  for (const auto& g : full["gpus"]) gpu_notes += g.contains("notes");
+  for (const auto& m : full["models"]) frozen += int(m.value("frozen_components", nlohmann::json::array()).size());
+  for (const auto& p : full["platforms"]) {
+    queue_notes += p.contains("queue_notes");
+    education += int(p.value("education", nlohmann::json::array()).size());
+    for (const auto& o : p["offers"]) offer_notes += o.contains("note");
+  }
+  EXPECT_GT(gpu_notes, 0);
+  EXPECT_GT(frozen, 0);
+  EXPECT_GT(queue_notes, 0);
+  EXPECT_GT(offer_notes, 0);
+  EXPECT_GT(education, 0);
+
+  ASSERT_EQ(page["gpus"].size(), full["gpus"].size());
+  for (const auto& g : page["gpus"]) {
+    EXPECT_FALSE(g.contains("sources")) << g["id"];
+    EXPECT_FALSE(g.contains("notes")) << g["id"];
+  }
+  ASSERT_EQ(page["models"].size(), full["models"].size());
+  for (const auto& m : page["models"]) {
+    EXPECT_FALSE(m.contains("sources")) << m["id"];
+    for (const auto& c : m.value("frozen_components", nlohmann::json::array())) EXPECT_FALSE(c.contains("sources"));
+  }
+  ASSERT_EQ(page["platforms"].size(), full["platforms"].size());
+  for (size_t i = 0; i < page["platforms"].size(); ++i) {
+    const auto& p = page["platforms"][i];
+    const auto& f = full["platforms"][i];
+    EXPECT_FALSE(p.contains("queue_notes")) << p["id"];
+    EXPECT_FALSE(p.contains("reference_rates")) << p["id"];
+    if (p.contains("billing_rules")) EXPECT_FALSE(p["billing_rules"].contains("notes")) << p["id"];
+    if (p.contains("storage")) EXPECT_FALSE(p["storage"].contains("notes")) << p["id"];
+    for (const auto& e : p.value("education", nlohmann::json::array())) {
+      EXPECT_FALSE(e.contains("name") || e.contains("eligibility") || e.contains("source")) << p["id"];
+      EXPECT_TRUE(e.contains("as_of")) << p["id"];
+    }
+    // What the page shows stays: platform sources and notes, spot notes, each
+    // offer's source and date (web/src/views/platforms.ts).
+    EXPECT_EQ(p.value("sources", nlohmann::json()), f.value("sources", nlohmann::json())) << p["id"];
+    EXPECT_EQ(p.value("notes", nlohmann::json()), f.value("notes", nlohmann::json())) << p["id"];
+    if (f.contains("spot")) EXPECT_EQ(p["spot"], f["spot"]) << p["id"];
+    ASSERT_EQ(p["offers"].size(), f["offers"].size());
+    for (size_t k = 0; k < p["offers"].size(); ++k) {
+      nlohmann::json offer = f["offers"][k];
+      offer.erase("note");
+      EXPECT_EQ(p["offers"][k], offer) << p["id"];
+    }
+  }
+  // Scenarios (explanations and sources), the exchange rate and purchase
+  // prices (rent_vs_buy's source) are whole.
+  EXPECT_EQ(page["scenarios"], full["scenarios"]);
+  EXPECT_EQ(page["fx"], full["fx"]);
+  for (size_t i = 0; i < page["gpus"].size(); ++i)
+    EXPECT_EQ(page["gpus"][i].value("purchase", nlohmann::json()), full["gpus"][i].value("purchase", nlohmann::json()));
+  // And it is much smaller: the reason it exists.
+  EXPECT_LT(page_copy().size(), embedded_catalog_json().size() * 2 / 3);
+}
+
+TEST(CatalogProfile, PageCopyReadsOnlyAsThePageProfile) {
+  const std::string page = page_copy();
+  Result<Catalog> as_full = parse_catalog(page);
+  ASSERT_FALSE(as_full.ok());
+  EXPECT_EQ(as_full.error().code, "invalid_catalog");
+  EXPECT_EQ(as_full.error().path, "gpus[0].sources");
+  Result<Catalog> as_page = parse_catalog(page, CatalogProfile::page);
+  ASSERT_TRUE(as_page.ok()) << as_page.error().message;
+  EXPECT_TRUE(as_page.value().gpus.front().sources.empty());
+}
+
+const char* kMinimal = R"({
+  "version": "test", "fx": {"cny_per_usd": 7, "as_of": "2026-01", "source": "test"},
+  "gpus": [{"id": "g1", "name": "G1", "memory_bytes": 25769803776, "memory_basis": "driver", "memory_bandwidth_gb_s": 1000,
+            "tflops": {"fp32": 10}, "sources": ["datasheet"]}],
+  "platforms": [{"id": "p1", "name": "P1", "kind": "cloud", "currency": "CNY", "sources": ["site"],
+                 "offers": [{"gpu": "g1", "billing": "on-demand", "per_gpu_hour": {"low": 1, "typical": 2, "high": 3},
+                             "currency": "CNY", "as_of": "2026-01", "source": "price page"}]}],
+  "models": [{"id": "m1", "kind": "decoder", "params": 1e9, "layers": 2, "hidden": 64, "heads": 4, "ffn": 256,
+              "vocab": 100, "sources": ["config"]}]
+})";
+
+TEST(CatalogProfile, FullReaderStillRefusesAnEntryWithoutSources) {
+  for (const char* array : {"gpus", "models"}) {
+    nlohmann::json c = nlohmann::json::parse(kMinimal);
+    c[array][0].erase("sources");
+    Result<Catalog> r = parse_catalog(c.dump());
+    ASSERT_FALSE(r.ok()) << array;
+    EXPECT_EQ(r.error().path, std::string(array) + "[0].sources");
+    // The page's copy cannot be made from it either: a cut needs a full catalog.
+    Result<std::string> cut = catalog_profile_json(c.dump(), CatalogProfile::page);
+    ASSERT_FALSE(cut.ok()) << array;
+    EXPECT_EQ(cut.error().path, std::string(array) + "[0].sources");
+  }
+}
+
+TEST(CatalogProfile, PageReaderRefusesEverythingElse) {
+  // Only the cut prose may be missing: a figure is as required as in full.
+  nlohmann::json c = nlohmann::json::parse(kMinimal);
+  c["gpus"][0].erase("sources");
+  c["gpus"][0].erase("memory_bytes");
+  Result<Catalog> r = parse_catalog(c.dump(), CatalogProfile::page);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "gpus[0].memory_bytes");
+  // A source that is there is still checked.
+  c = nlohmann::json::parse(kMinimal);
+  c["models"][0]["sources"] = nlohmann::json::array({""});
+  r = parse_catalog(c.dump(), CatalogProfile::page);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "models[0].sources[0]");
+}
+
+TEST(CatalogProfile, ProvenanceIsTheBuildsToWrite) {
+  nlohmann::json c = nlohmann::json::parse(kMinimal);
+  c["provenance"] = "page";
+  Result<std::string> cut = catalog_profile_json(c.dump(), CatalogProfile::page);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.error().path, "provenance");
+  // The full profile of a full catalog is the text itself.
+  Result<std::string> same = catalog_profile_json(kMinimal, CatalogProfile::full);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(same.value(), kMinimal);
+}
+
+// The page plans with its copy: every answer must be the full catalog's.
+std::vector<std::string> requests() {
+  std::vector<std::string> out;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(GPUPLAN_SOURCE_DIR) + "/tests/data/requests"))
+    if (entry.path().extension() == ".json") out.push_back(read_file("tests/data/requests/" + entry.path().filename().string()));
+  const nlohmann::json full = nlohmann::json::parse(embedded_catalog_json());
+  for (const auto& s : full.value("scenarios", nlohmann::json::array())) out.push_back(s["request"].dump());
+  // What reads the fields around the cut ones: education credits (the
+  // programmes' amounts), rent or buy (the purchase's source), both locales.
+  for (const char* locale : {"zh-CN", "en"})
+    out.push_back(std::string(R"({"locale": ")") + locale + R"(", "model": {"preset": "llama-3.1-8b"},
+      "workload": {"mode": "train", "method": "lora", "micro_batch": 4, "seq_len": 2048},
+      "data": {"samples": 50000, "epochs": 3},
+      "stages": [{"stage": "debug", "runs": 10, "data_fraction": 0.1}, {"stage": "formal", "runs": 12}],
+      "budget": {"amount": 5000, "currency": "CNY"}, "prefs": {"education": true, "deadline_days": 30},
+      "buy": {"electricity_per_kwh": 0.6}})");
+  return out;
+}
+
+TEST(CatalogProfile, EveryPlanIsTheFullCatalogs) {
+  Result<Catalog> page = parse_catalog(page_copy(), CatalogProfile::page);
+  ASSERT_TRUE(page.ok()) << page.error().message;
+  const std::vector<std::string> all = requests();
+  ASSERT_GT(all.size(), 20u);
+  for (const std::string& request : all) {
+    JsonReply a = plan_json(request, embedded_catalog());
+    JsonReply b = plan_json(request, page.value());
+    EXPECT_EQ(a.json, b.json) << request.substr(0, 200);
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan::test
