@@ -138,5 +138,7 @@ export function gpusView(ctx: Ctx): HTMLElement {
       h('table', { class: 'gpus' },
         h('caption', { class: 'sr-only' }, t('gpus.caption')),
         h('thead', null, h('tr', null, head, h('th', { scope: 'col' }, t('gpus.col.reasons')))),
-        h('tbody', null, body))));
+        h('tbody', null, body))),
+    // The page's catalog leaves the spec sheets' sources out (CatalogProfile::page): say where they are.
+    h('p', { class: 'source' }, t('catalog.sources')));
 }

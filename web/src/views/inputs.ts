@@ -73,7 +73,9 @@ function modelPicker(ctx: Ctx): HTMLElement {
     search,
     h('label', { for: listId, class: 'sr-only' }, t('model.preset')),
     select,
-    h('p', { class: 'help' }, t('model.preset.help')));
+    h('p', { class: 'help' }, t('model.preset.help')),
+    // The page's catalog leaves the presets' sources out (CatalogProfile::page): say where they are.
+    h('p', { class: 'source' }, t('catalog.sources')));
 }
 
 function customModel(ctx: Ctx): HTMLElement {

@@ -1,0 +1,66 @@
+// The page's module carries the page profile of the catalog (issue #7,
+// docs/performance.md): no GPU or model sources and notes, which the page never
+// shows, while the Node module (what outside checks and `gpuplan catalog`-like
+// reads use) keeps every source. Both must plan alike: the cut prose is read
+// by no computation. Run after ./dev.sh build (build/wasm).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const nodePath = path.join(root, 'build/wasm/bin/gpuplan.js');
+const webPath = process.env.GPUPLAN_WASM_MODULE
+  ? path.resolve(process.env.GPUPLAN_WASM_MODULE)
+  : path.join(root, 'build/wasm/bin/gpuplan.web.mjs');
+for (const p of [nodePath, webPath]) {
+  if (!existsSync(p)) throw new Error(`${p} is missing: run ./dev.sh build first`);
+}
+
+const require = createRequire(import.meta.url);
+const nodeModule = await require(nodePath)();
+// The page's ES module also runs under Node: it embeds its wasm (SINGLE_FILE).
+const webModule = await (await import(pathToFileURL(webPath).href)).default();
+const full = JSON.parse(nodeModule.catalog());
+const page = JSON.parse(webModule.catalog());
+
+test('the Node module keeps every GPU and model source', () => {
+  assert.equal(full.provenance, undefined);
+  assert.ok(full.gpus.length > 20);
+  for (const g of full.gpus) assert.ok(g.sources?.length > 0, `gpus ${g.id}`);
+  for (const m of full.models) assert.ok(m.sources?.length > 0, `models ${m.id}`);
+  assert.ok(full.gpus.some((g) => g.notes));
+});
+
+test('the page module leaves out the prose the page does not show', () => {
+  assert.equal(page.provenance, 'page');
+  assert.deepEqual(page.gpus.map((g) => g.id), full.gpus.map((g) => g.id));
+  assert.deepEqual(page.models.map((m) => m.id), full.models.map((m) => m.id));
+  for (const g of page.gpus) assert.ok(!('sources' in g) && !('notes' in g), `gpus ${g.id}`);
+  for (const m of page.models) assert.ok(!('sources' in m), `models ${m.id}`);
+  // What the page does show is whole: platform sources and offers, scenarios.
+  assert.deepEqual(page.platforms.map((p) => p.sources), full.platforms.map((p) => p.sources));
+  assert.deepEqual(page.platforms.map((p) => p.offers.map((o) => [o.source, o.as_of, o.per_gpu_hour])),
+    full.platforms.map((p) => p.offers.map((o) => [o.source, o.as_of, o.per_gpu_hour])));
+  assert.deepEqual(page.scenarios, full.scenarios);
+  assert.ok(JSON.stringify(page).length < JSON.stringify(full).length * 0.6);
+});
+
+test('the page says where the sources are, in both languages', () => {
+  for (const file of ['web/src/i18n/zh-CN.ts', 'web/src/i18n/en.ts']) {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    const line = /'catalog\.sources': '([^']*)'/.exec(text)?.[1] ?? '';
+    assert.match(line, /catalog\/gpus\.json/, file);
+    assert.match(line, /gpuplan catalog/, file);
+  }
+});
+
+test('both modules plan alike over every request', () => {
+  const dir = path.join(root, 'tests/data/requests');
+  const requests = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => readFileSync(path.join(dir, f), 'utf8'));
+  requests.push(...full.scenarios.map((s) => JSON.stringify(s.request)));
+  assert.ok(requests.length > 20);
+  for (const r of requests) assert.equal(webModule.plan(r), nodeModule.plan(r), r.slice(0, 120));
+});
