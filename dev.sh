@@ -95,9 +95,11 @@ run_tests() {
   # The page's weight (issue #7): bytes only, no timing, so a loaded runner
   # cannot flake it. The budget is 150 KiB gzipped; until the page meets it,
   # CI holds a ceiling just above today's weight so it cannot grow unnoticed
-  # (docs/performance.md): lower it with every saving, drop it at 150.
+  # (docs/performance.md: 156.0 KiB on 2026-11-30 with the page profile of
+  # the catalog; 2 KiB over it for the CNN work in flight): lower it with
+  # every saving, drop it at 150.
   say "page weight: dist/index.html gzipped under its ceiling (budget 150 KiB)"
-  node tools/bench_page.mjs --weight-only --max-kib 180
+  node tools/bench_page.mjs --weight-only --max-kib 158
 }
 
 serve() {
