@@ -52,7 +52,7 @@ test('the page says where the sources are, in both languages', () => {
   for (const file of ['web/src/i18n/zh-CN.ts', 'web/src/i18n/en.ts']) {
     const text = readFileSync(path.join(root, file), 'utf8');
     const line = /'catalog\.sources': '([^']*)'/.exec(text)?.[1] ?? '';
-    assert.match(line, /catalog\/gpus\.json/, file);
+    assert.match(line, /catalog\//, file);
     assert.match(line, /gpuplan catalog/, file);
   }
 });

@@ -79,7 +79,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'model.search.placeholder': 'e.g. llama, qwen, bert',
   'model.preset': 'Models',
   'model.preset.help': 'Sorted by size; dimensions from the official config.json.',
-  'catalog.sources': 'Sources of these figures: catalog/gpus.json and catalog/models.json in the gpuplan repository, or `gpuplan catalog` (this page leaves them out to stay small).',
+  'catalog.sources': 'Sources of these figures: the catalog/ folder of the gpuplan repository (the GPU and model files), or `gpuplan catalog` (this page leaves them out to stay small).',
   'hf.paste': 'Paste a Hugging Face config.json',
   'hf.help': 'Open config.json under Files on the model page, copy all of it, paste it here.',
   'hf.parse': 'Read dimensions',

@@ -77,7 +77,7 @@ export const zhCN = {
   'model.search.placeholder': '如 llama、qwen、bert',
   'model.preset': '模型列表',
   'model.preset.help': '按参数量排序；尺寸来自官方 config.json。',
-  'catalog.sources': '规格来源：gpuplan 仓库的 catalog/gpus.json、catalog/models.json（`gpuplan catalog` 可查看；本页为保持轻量未附带）。',
+  'catalog.sources': '规格来源：gpuplan 仓库的 catalog/ 目录（GPU 与模型文件），或运行 `gpuplan catalog` 查看（本页为保持轻量未附带）。',
   'hf.paste': '粘贴 Hugging Face 的 config.json',
   'hf.help': '在模型页面的 Files 里打开 config.json，全选复制后粘贴到这里。',
   'hf.parse': '解析尺寸',
