@@ -77,6 +77,8 @@ constexpr Template kTemplates[] = {
      "a convolutional network needs a catalog preset, an architecture or activation_bytes_per_sample"},
     {"why.architecture", "卷积网络架构的尺寸缺失或不一致（{0}；字段见 docs/memory-model.md）",
      "the convolutional architecture's dimensions are missing or inconsistent ({0}; fields in docs/memory-model.md)"},
+    {"why.lora_needs_linear", "{0} 没有 LoRA 可作用的线性层（LoRA 加在注意力和全连接投影上）；卷积网络请用全量训练（method: full），或只训练部分层",
+     "{0} has no linear layers for LoRA to adapt (LoRA adds adapters to attention and linear projections); train a convolutional network fully (method: full), or only some of its layers"},
     {"why.architecture_kind", "architecture 只适用于 kind 为 cnn 的模型", "architecture applies to models of kind cnn only"},
     // --- planning (core/src/planner.cpp): category advice, why each choice, warnings, budget changes
     {"plan.category.single-gpu-small",

@@ -179,6 +179,20 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
   // torchrun + DDP (and HF Trainer) do by default.
   if (w.gpus > 1 && w.sharding == Sharding::none) w.sharding = Sharding::ddp;
   if (w.gpus == 1 && w.sharding == Sharding::ddp) w.sharding = Sharding::none;
+  // LoRA trains low-rank adapters on linear projections (Hu et al. 2021). A
+  // network whose architecture has none in the chosen target set (ResNet,
+  // YOLOv8, DeepLabV3: convolutions only) would train nothing, and its
+  // estimate would describe an empty run; say so instead. (A method other
+  // than full is only ever read from a workload section, so r is set.)
+  if (w.mode == Mode::train && w.method != Method::full && model.kind == ModelKind::cnn &&
+      model.architecture.family != CnnFamily::none) {
+    const CnnFootprint f = expand_cnn(model.architecture, model.reference_image_size, CnnPass{});
+    const double width = w.lora.targets == LoraTargets::qv           ? f.lora_width_qv
+                         : w.lora.targets == LoraTargets::all_linear ? f.lora_width_all_linear
+                                                                     : f.lora_width_attention;
+    if (width <= 0)
+      fail_inconsistent(r->locale(), "workload.method", message(r->locale(), "why.lora_needs_linear", {model.name.empty() ? model.id : model.name}));
+  }
   return w;
 }
 

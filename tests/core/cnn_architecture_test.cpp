@@ -313,6 +313,24 @@ TEST(CnnArchitecture, RequestArchitectureErrorsNameTheFieldInTheLocale) {
   EXPECT_EQ(bad_value["error"]["path"], "model.architecture.stage_blocks[1]");
 }
 
+// LoRA needs linear projections to adapt: a convolution-only network refuses
+// it with the method's path, while a diffusion UNet takes it.
+TEST(CnnArchitecture, LoraOnAConvolutionOnlyNetworkIsRefused) {
+  for (const char* preset : {"resnet-50", "yolov8s", "deeplabv3-resnet101"}) {
+    nlohmann::json r = run(nlohmann::json::parse(std::string(R"({"locale":"en","model":{"preset":")") + preset +
+                                                  R"("},"workload":{"mode":"train","method":"lora","precision":"fp16-mixed"}})"));
+    ASSERT_TRUE(r.contains("error")) << preset;
+    EXPECT_EQ(r["error"]["code"], "inconsistent") << preset;
+    EXPECT_EQ(r["error"]["path"], "workload.method") << preset;
+  }
+  nlohmann::json unet = run(nlohmann::json::parse(
+      R"({"model":{"preset":"sd15-unet"},"workload":{"mode":"train","method":"lora","precision":"fp16-mixed","image_size":512}})"));
+  EXPECT_FALSE(unet.contains("error")) << unet.dump().substr(0, 300);
+  nlohmann::json full = run(nlohmann::json::parse(
+      R"({"model":{"preset":"resnet-50"},"workload":{"mode":"train","method":"full","precision":"fp16-mixed"}})"));
+  EXPECT_FALSE(full.contains("error"));
+}
+
 // Latents on the fly: a diffusion training step also runs the VAE encoder,
 // which at 512 px costs more multiply-accumulates than a UNet forward.
 TEST(CnnArchitecture, TrainingTimeIncludesTheVaeEncode) {
