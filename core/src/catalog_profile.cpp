@@ -39,17 +39,22 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
     nlohmann::json root = parse_json_text(full_json, Locale::en, full_json.size() + 1, 64);
     if (root.contains("provenance"))
       return Error{"invalid_catalog", "provenance", "provenance is written by the build, not by catalog/*.json"};
+    // Only arrays that are there: platforms[] is optional, and the cut adds nothing.
+    nlohmann::json empty = nlohmann::json::array();
+    nlohmann::json& gpus = root.contains("gpus") ? root["gpus"] : empty;
+    nlohmann::json& models = root.contains("models") ? root["models"] : empty;
+    nlohmann::json& platforms = root.contains("platforms") ? root["platforms"] : empty;
     // GPUs: the page shows name, memory and the planner's figures, not the
     // spec sheets behind them (22 KB) or the maintainers' caveats.
-    erase_each(root["gpus"], {"sources", "notes"});
+    erase_each(gpus, {"sources", "notes"});
     // Model presets: dimensions only (36 KB of sources).
-    erase_each(root["models"], {"sources"});
-    for (auto& model : root["models"])
-      if (model.contains("frozen_components")) erase_each(model["frozen_components"], {"sources"});
+    erase_each(models, {"sources"});
+    for (auto& model : models)
+      if (model.is_object() && model.contains("frozen_components")) erase_each(model["frozen_components"], {"sources"});
     // Platforms: what the page does not render. Education programmes keep the
     // credit the planner applies (amount, currency, date); reference rates
     // (campus card-hour prices for reading, never planned with) go entirely.
-    for (auto& platform : root["platforms"]) {
+    for (auto& platform : platforms) {
       if (!platform.is_object()) continue;
       platform.erase("queue_notes");
       platform.erase("reference_rates");

@@ -148,6 +148,17 @@ TEST(CatalogProfile, PageReaderRefusesEverythingElse) {
   EXPECT_EQ(r.error().path, "models[0].sources[0]");
 }
 
+TEST(CatalogProfile, ACatalogWithoutPlatformsIsCutToo) {
+  // platforms[] is optional in a catalog; the cut must not invent one.
+  nlohmann::json c = nlohmann::json::parse(kMinimal);
+  c.erase("platforms");
+  Result<std::string> cut = catalog_profile_json(c.dump(), CatalogProfile::page);
+  ASSERT_TRUE(cut.ok()) << cut.error().message;
+  const nlohmann::json page = nlohmann::json::parse(cut.value());
+  EXPECT_FALSE(page.contains("platforms"));
+  EXPECT_FALSE(page["gpus"][0].contains("sources"));
+}
+
 TEST(CatalogProfile, ProvenanceIsTheBuildsToWrite) {
   nlohmann::json c = nlohmann::json::parse(kMinimal);
   c["provenance"] = "page";
