@@ -68,8 +68,12 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
     const auto& f = full["platforms"][i];
     EXPECT_FALSE(p.contains("queue_notes")) << p["id"];
     EXPECT_FALSE(p.contains("reference_rates")) << p["id"];
-    if (p.contains("billing_rules")) EXPECT_FALSE(p["billing_rules"].contains("notes")) << p["id"];
-    if (p.contains("storage")) EXPECT_FALSE(p["storage"].contains("notes")) << p["id"];
+    if (p.contains("billing_rules")) {
+      EXPECT_FALSE(p["billing_rules"].contains("notes")) << p["id"];
+    }
+    if (p.contains("storage")) {
+      EXPECT_FALSE(p["storage"].contains("notes")) << p["id"];
+    }
     for (const auto& e : p.value("education", nlohmann::json::array())) {
       EXPECT_FALSE(e.contains("name") || e.contains("eligibility") || e.contains("source")) << p["id"];
       EXPECT_TRUE(e.contains("as_of")) << p["id"];
@@ -78,7 +82,9 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
     // offer's source and date (web/src/views/platforms.ts).
     EXPECT_EQ(p.value("sources", nlohmann::json()), f.value("sources", nlohmann::json())) << p["id"];
     EXPECT_EQ(p.value("notes", nlohmann::json()), f.value("notes", nlohmann::json())) << p["id"];
-    if (f.contains("spot")) EXPECT_EQ(p["spot"], f["spot"]) << p["id"];
+    if (f.contains("spot")) {
+      EXPECT_EQ(p["spot"], f["spot"]) << p["id"];
+    }
     ASSERT_EQ(p["offers"].size(), f["offers"].size());
     for (size_t k = 0; k < p["offers"].size(); ++k) {
       nlohmann::json offer = f["offers"][k];
