@@ -113,16 +113,7 @@ TEST(CatalogProfile, PageCopyReadsOnlyAsThePageProfile) {
   EXPECT_TRUE(as_page.value().gpus.front().sources.empty());
 }
 
-const char* kMinimal = R"({
-  "version": "test", "fx": {"cny_per_usd": 7, "as_of": "2026-01", "source": "test"},
-  "gpus": [{"id": "g1", "name": "G1", "memory_bytes": 25769803776, "memory_basis": "driver", "memory_bandwidth_gb_s": 1000,
-            "tflops": {"fp32": 10}, "sources": ["datasheet"]}],
-  "platforms": [{"id": "p1", "name": "P1", "kind": "cloud", "currency": "CNY", "sources": ["site"],
-                 "offers": [{"gpu": "g1", "billing": "on-demand", "per_gpu_hour": {"low": 1, "typical": 2, "high": 3},
-                             "currency": "CNY", "as_of": "2026-01", "source": "price page"}]}],
-  "models": [{"id": "m1", "kind": "decoder", "params": 1e9, "layers": 2, "hidden": 64, "heads": 4, "ffn": 256,
-              "vocab": 100, "sources": ["config"]}]
-})";
+const std::string kMinimal = minimal_catalog().dump();
 
 TEST(CatalogProfile, FullReaderStillRefusesAnEntryWithoutSources) {
   for (const char* array : {"gpus", "models"}) {

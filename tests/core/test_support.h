@@ -21,6 +21,22 @@ inline nlohmann::json run(const nlohmann::json& request) {
   return nlohmann::json::parse(plan_json(request.dump()).json);
 }
 
+// The smallest catalog the reader accepts: one GPU, one platform with one
+// offer, one model, each with its sources (the catalog tests break it field by
+// field).
+inline nlohmann::json minimal_catalog() {
+  return nlohmann::json::parse(R"({
+    "version": "test", "fx": {"cny_per_usd": 7, "as_of": "2026-01", "source": "test"},
+    "gpus": [{"id": "g1", "name": "G1", "memory_bytes": 25769803776, "memory_basis": "driver", "memory_bandwidth_gb_s": 1000,
+              "tflops": {"fp32": 10}, "sources": ["datasheet"]}],
+    "platforms": [{"id": "p1", "name": "P1", "kind": "cloud", "currency": "CNY", "sources": ["site"],
+                   "offers": [{"gpu": "g1", "billing": "on-demand", "per_gpu_hour": {"low": 1, "typical": 2, "high": 3},
+                               "currency": "CNY", "as_of": "2026-01", "source": "price page"}]}],
+    "models": [{"id": "m1", "kind": "decoder", "params": 1e9, "layers": 2, "hidden": 64, "heads": 4, "ffn": 256,
+                "vocab": 100, "sources": ["config"]}]
+  })");
+}
+
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 }  // namespace gpuplan::test
