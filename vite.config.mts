@@ -39,9 +39,9 @@ function contentSecurityPolicy(html: string): string {
 // page carries the wasm compressed, and the Emscripten glue's own copy is
 // dropped: web/src/wasm_binary.ts decompresses it into Module.wasmBinary.
 // LZMA (xz's "lzma" format, preset 9e) takes this module to 124 KB where
-// gzip -9 gives 151 KB and Zopfli 142 KB; the decoder (js-lzma, a port of the
-// LZMA SDK's) adds ~2 KB to the page and ~30-50 ms before the first figure
-// (docs/performance.md). Each build decodes the stream again here, with the
+// gzip -9 gives 151 KB and Zopfli 142 KB; the decoder (web/src/lzma.ts, from
+// the LZMA SDK's specification) adds ~1 KB to the page and ~30-80 ms before
+// the first figure (docs/performance.md). Each build decodes the stream again here, with the
 // page's decoder, and fails unless that gives the wasm back byte for byte.
 // GPUPLAN_WASM_MODULE builds the page over another build folder's module
 // (a scratch build; the default is the wasm preset's).

@@ -16,11 +16,3 @@ declare module 'virtual:gpuplan-wasm-lzma' {
   export const size: number;
   export default base64;
 }
-
-// js-lzma (npm, MIT): the LZMA SDK's decoder in JavaScript, byte streams in and out.
-declare module 'js-lzma' {
-  const LZMA: {
-    decompressFile(input: { readByte(): number }, output: { writeByte(b: number): void }): boolean;
-  };
-  export default LZMA;
-}
