@@ -1,12 +1,17 @@
 // Boot: keep a copy of the page as it arrived (for "download this page"),
 // start the wasm planner, read its catalog, render.
-import createGpuplan from '@gpuplan/wasm';
 import wasmLzmaBase64, { size as wasmSize } from 'virtual:gpuplan-wasm-lzma';
+import createGpuplan from '@gpuplan/wasm';
 import { App } from './app';
-import { detectLang, translator } from './i18n';
+import { detectLang, setCatalogs, translator } from './i18n';
 import { lzmaDecompress } from './lzma';
 import type { Catalog } from './types';
 import './styles.css';
+// Last, so that the bundle carries the message catalogs after the code (i18n.ts).
+import { zhCN } from './i18n/zh-CN';
+import { en } from './i18n/en';
+
+setCatalogs({ 'zh-CN': zhCN, en });
 
 // Module scripts run after parsing and before anything is rendered, so this
 // is the file as served: the inline script and style are byte-identical, and
