@@ -3,6 +3,7 @@
 #include "gpuplan/api.h"
 
 #include <exception>
+#include <utility>
 
 #include "gpuplan/plan.h"
 #include "gpuplan/request.h"
@@ -10,16 +11,34 @@
 #include "response_json.h"
 
 namespace gpuplan {
+namespace {
+
+JsonReply internal_error(const char* what) {
+  return {error_json_text(Error{"internal", "", message(Locale::en, "internal", {what})}).value(), 3};
+}
+
+// A written reply with its exit status, or, when the writer refused something
+// (a bug: response_json.h), the internal error it names, exit 3. Its text is
+// ASCII in ordered keys, so writing it cannot fail in turn.
+JsonReply reply(Result<std::string> text, int exit_code) {
+  if (text.ok()) return {std::move(text.value()), exit_code};
+  return {error_json_text(text.error()).value(), 3};
+}
+
+}  // namespace
 
 JsonReply plan_json(std::string_view request_json, const Catalog& catalog) {
+  // The writer reports its failures as values; what can still throw here is
+  // the request and catalog readers' own errors they did not catch, and
+  // std::bad_alloc.
   try {
     Result<Request> request = parse_request(request_json, catalog);
-    if (!request.ok()) return {error_json_text(request.error()), 2};
-    return {response_json_text(plan(request.value(), catalog)), 0};
+    if (!request.ok()) return reply(error_json_text(request.error()), 2);
+    return reply(response_json_text(plan(request.value(), catalog)), 0);
   } catch (const std::exception& e) {
-    return {error_json_text(Error{"internal", "", message(Locale::en, "internal", {e.what()})}), 3};
+    return internal_error(e.what());
   } catch (...) {
-    return {error_json_text(Error{"internal", "", message(Locale::en, "internal", {"unknown"})}), 3};
+    return internal_error("unknown");
   }
 }
 

@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <stdexcept>
 
 // nlohmann's float formatter alone (the header the serializer uses), so the
 // digits are the ones dump() printed before: Grisu2 is not always the shortest
@@ -87,8 +86,8 @@ void JsonWriter::end_array() {
 JsonWriter& JsonWriter::key(std::string_view name) {
   std::string_view& last = last_keys_.back();
   if (!last.empty() && name <= last)
-    throw std::logic_error("response key \"" + std::string(name) + "\" written after \"" + std::string(last) +
-                           "\": keys must be in ascending order");
+    fail("response key \"" + std::string(name) + "\" written after \"" + std::string(last) +
+         "\": keys must be in ascending order");
   last = name;
   value(name);
   put(':');
@@ -106,8 +105,8 @@ void JsonWriter::value(std::string_view s) {
     const auto c = static_cast<unsigned char>(data[i]);
     if (c >= 0x80) {
       const size_t n = utf8_length(s, i);
-      if (n == 0) throw std::runtime_error("invalid UTF-8 in a response string");
-      i += n;
+      if (n == 0) fail("invalid UTF-8 in a response string");
+      i += n == 0 ? 1 : n;
       continue;
     }
     if (c >= 0x20 && c != '"' && c != '\\') {
@@ -144,7 +143,11 @@ void JsonWriter::value(bool b) {
 }
 
 void JsonWriter::value(double x) {
-  if (!std::isfinite(x)) throw std::runtime_error("non-finite number in the response");
+  if (!std::isfinite(x)) {
+    fail("non-finite number in the response");
+    null();
+    return;
+  }
   separate();
   std::array<char, 64> buffer;  // the size nlohmann's serializer uses
   const char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), x);
@@ -163,6 +166,16 @@ void JsonWriter::value(uint64_t i) {
   std::array<char, 24> buffer;
   const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), i);
   put(buffer.data(), static_cast<size_t>(result.ptr - buffer.data()));
+}
+
+double JsonWriter::finite(double x, const char* what) {
+  if (std::isfinite(x)) return x;
+  fail(std::string("non-finite value in ") + what);
+  return 0;
+}
+
+int64_t JsonWriter::bytes(double x, const char* what) {
+  return static_cast<int64_t>(std::llround(std::min(finite(x, what), 9.2233720368547748e18)));
 }
 
 void JsonWriter::null() {

@@ -5,16 +5,22 @@
 // stayed byte-identical when the response moved to it (docs/performance.md):
 //
 // - object keys must come in the order nlohmann's std::map keeps them
-//   (byte-wise ascending); key() checks it and throws std::logic_error, which
-//   the API boundary turns into an "internal" error, so a misordered key is a
-//   failing test, never silently different output;
+//   (byte-wise ascending); key() checks it, so a misordered key is a failing
+//   test, never silently different output;
 // - doubles through nlohmann's own Grisu2 formatter (detail::to_chars: shortest
 //   round-trip digits, "1.0" for integral values, exponent form outside
-//   1e-5..1e15); integers as plain decimals; a non-finite double throws
+//   1e-5..1e15); integers as plain decimals; a non-finite double is refused
 //   (the response's "no NaN/Infinity ever reaches output" rule);
 // - strings escaped as dump() does with ensure_ascii = false: \" \\ \b \f \n
 //   \r \t, other bytes below 0x20 as \u00xx, UTF-8 passed through after a
 //   validity check (dump() throws on invalid UTF-8 too).
+//
+// A broken rule is a bug in the caller, not bad input. The writer does not
+// throw (it is compiled without exceptions: core/CMakeLists.txt): it records
+// the first failure, keeps writing harmlessly (a refused number as null, an
+// invalid byte as it is), and the caller checks ok() before using the text;
+// the API boundary turns failure() into its "internal" error (exit 3), the
+// same reply a throw gave before.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace gpuplan {
@@ -42,7 +49,7 @@ class JsonWriter {
   void value(const char* s) { value(std::string_view(s)); }
   void value(const std::string& s) { value(std::string_view(s)); }
   void value(bool b);
-  void value(double x);  // throws std::runtime_error when not finite
+  void value(double x);  // null and a failure when not finite
   void value(int64_t i);
   void value(uint64_t i);
   void null();
@@ -57,6 +64,22 @@ class JsonWriter {
   void member(std::string_view name, const T& v) {
     key(name);
     value(v);
+  }
+
+  // The response's numbers: x when finite; otherwise a failure naming what
+  // ("non-finite value in <what>") and 0 in its place.
+  double finite(double x, const char* what);
+  // A byte count as an integer. A request at the edge of the allowed ranges
+  // (a 16M-token sequence of a 16M-word vocabulary) can ask for more than an
+  // int64 holds: saturate at 2^63 - 1024 (more than any machine) instead of
+  // converting out of range (llround's result is unspecified there).
+  int64_t bytes(double x, const char* what);
+
+  // Whether every rule held; if not, the first failure, in words.
+  bool ok() const { return failure_.empty(); }
+  const std::string& failure() const { return failure_; }
+  void fail(std::string what) {
+    if (failure_.empty()) failure_ = std::move(what);
   }
 
   std::string take() {
@@ -83,6 +106,7 @@ class JsonWriter {
   // The last key of each open object (empty at the start, and for arrays), to
   // check the order nlohmann::json would have sorted them in.
   std::vector<std::string_view> last_keys_;
+  std::string failure_;
 };
 
 }  // namespace gpuplan

@@ -86,13 +86,11 @@ void write_patch(JsonWriter& w, const Remedy& r, const Workload& o) {
   w.end_object();
 }
 
-double finite_or_zero(double x) { return std::isfinite(x) ? x : 0; }
-
 }  // namespace
 
 void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
   w.begin_object();
-  w.member("capacity_bytes", static_cast<int64_t>(std::llround(d.capacity_bytes)));
+  w.member("capacity_bytes", w.bytes(d.capacity_bytes, "oom_doctor.capacity_bytes"));
   w.member("count", d.count);
   w.member("fits", d.fits);
   w.member("gpu", d.gpu);
@@ -101,7 +99,7 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
     const Text* text = remedy_text(r.id);
     w.begin_object();
     w.member("fits", r.fits);
-    w.member("gpu_hours_factor", finite_or_zero(r.gpu_hours_factor));
+    w.member("gpu_hours_factor", w.finite(r.gpu_hours_factor, "oom_doctor.gpu_hours_factor"));
     w.member("gradient_accumulation", r.gradient_accumulation);
     w.member("id", r.id);
     if (text)
@@ -111,8 +109,8 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
     w.key("patch");
     write_patch(w, r, d.original);
     w.member("quality_impact", quality_name(r.quality));
-    w.member("time_factor", finite_or_zero(r.time_factor));
-    w.member("total_bytes", static_cast<int64_t>(std::llround(finite_or_zero(r.memory.total_bytes))));
+    w.member("time_factor", w.finite(r.time_factor, "oom_doctor.time_factor"));
+    w.member("total_bytes", w.bytes(r.memory.total_bytes, "oom_doctor.remedies.total_bytes"));
     w.end_object();
   }
   w.end_array();
@@ -121,7 +119,7 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
     w.begin_object();
     w.member("code", "use_mixed_precision");
     w.member("message", message(locale, "tip.mixed_precision", {format_number(std::round(d.mixed_precision_speedup * 10) / 10)}));
-    w.member("speedup", finite_or_zero(d.mixed_precision_speedup));
+    w.member("speedup", w.finite(d.mixed_precision_speedup, "oom_doctor.speed_tips"));
     w.end_object();
   }
   w.begin_object();
@@ -129,7 +127,7 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
   w.member("message", message(locale, "tip.data_loader"));
   w.end_object();
   w.end_array();
-  w.member("total_bytes", static_cast<int64_t>(std::llround(finite_or_zero(d.total_bytes))));
+  w.member("total_bytes", w.bytes(d.total_bytes, "oom_doctor.total_bytes"));
   w.end_object();
 }
 

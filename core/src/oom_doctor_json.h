@@ -9,6 +9,9 @@
 namespace gpuplan {
 
 // Writes the diagnosis as one JSON object (keys in ascending order, json_writer.h).
+// Its figures go through the writer's finite() and bytes(), like the rest of
+// the response: a non-finite factor is the writer's failure (the "internal"
+// error), never a 0 or a null; a byte count beyond int64 saturates.
 void write_json(JsonWriter& writer, const Diagnosis& diagnosis, Locale locale);
 
 }  // namespace gpuplan

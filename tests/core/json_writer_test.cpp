@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpuplan/catalog.h"
 #include "json_writer.h"
 #include "test_support.h"
 
@@ -73,20 +74,55 @@ TEST(JsonWriter, StringsEscapedAsNlohmannDumpsThem) {
   }
 }
 
-TEST(JsonWriter, InvalidUtf8Throws) {
-  // dump() refuses these too (type_error 316); the API turns a throw into an internal error.
+// The writer throws nothing (it is compiled without exceptions): a broken rule
+// is recorded as its first failure, which the API turns into the "internal"
+// error, and a document that broke none stays ok().
+TEST(JsonWriter, InvalidUtf8IsAFailure) {
+  // dump() refuses these too (type_error 316).
   for (const std::string bad : {"\xff", "\xc0\x80", "\xed\xa0\x80", "\xe4\xb8", "\xf4\x90\x80\x80", "a\x80"}) {
     JsonWriter w;
-    EXPECT_THROW(w.value(bad), std::runtime_error) << bad;
+    w.value(bad);
+    EXPECT_FALSE(w.ok()) << bad;
+    EXPECT_EQ(w.failure(), "invalid UTF-8 in a response string") << bad;
     EXPECT_THROW((void)nlohmann::json(bad).dump(), nlohmann::json::type_error) << bad;
   }
+  JsonWriter w;
+  w.value("中文 😀 \xf4\x8f\xbf\xbf");  // the largest code point, U+10FFFF, is valid
+  EXPECT_TRUE(w.ok()) << w.failure();
 }
 
-TEST(JsonWriter, NonFiniteThrows) {
+TEST(JsonWriter, NonFiniteIsAFailureAndNull) {
+  for (double x : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                   -std::numeric_limits<double>::infinity()}) {
+    JsonWriter w;
+    w.begin_array();
+    w.value(x);
+    w.value(1.5);  // writing goes on harmlessly after a failure
+    w.end_array();
+    EXPECT_FALSE(w.ok()) << x;
+    EXPECT_EQ(w.failure(), "non-finite number in the response") << x;
+    EXPECT_EQ(w.take(), "[null,1.5]") << x;
+  }
   JsonWriter w;
-  EXPECT_THROW(w.value(std::numeric_limits<double>::quiet_NaN()), std::runtime_error);
-  EXPECT_THROW(w.value(std::numeric_limits<double>::infinity()), std::runtime_error);
-  EXPECT_THROW(w.value(-std::numeric_limits<double>::infinity()), std::runtime_error);
+  EXPECT_EQ(w.finite(2.5, "a"), 2.5);
+  EXPECT_TRUE(w.ok());
+  EXPECT_EQ(w.finite(std::numeric_limits<double>::quiet_NaN(), "plan.total_cost"), 0.0);
+  EXPECT_EQ(w.finite(std::numeric_limits<double>::infinity(), "hours"), 0.0);
+  EXPECT_FALSE(w.ok());
+  EXPECT_EQ(w.failure(), "non-finite value in plan.total_cost");  // the first failure is the one kept
+}
+
+TEST(JsonWriter, BytesRoundAndSaturate) {
+  JsonWriter w;
+  EXPECT_EQ(w.bytes(1536.4, "b"), 1536);
+  EXPECT_EQ(w.bytes(1536.5, "b"), 1537);
+  EXPECT_EQ(w.bytes(25769803776.0, "b"), 25769803776);
+  // Beyond int64: 2^63 - 1024 (the largest double below 2^63), not a wrapped or negative count.
+  EXPECT_EQ(w.bytes(1e20, "b"), 9223372036854774784);
+  EXPECT_EQ(w.bytes(9.2233720368547758e18, "b"), 9223372036854774784);
+  EXPECT_TRUE(w.ok());
+  EXPECT_EQ(w.bytes(std::numeric_limits<double>::infinity(), "memory"), 0);
+  EXPECT_EQ(w.failure(), "non-finite value in memory");
 }
 
 TEST(JsonWriter, NestedStructureAndKeyOrder) {
@@ -109,15 +145,28 @@ TEST(JsonWriter, NestedStructureAndKeyOrder) {
   EXPECT_EQ(nlohmann::json::parse(text).dump(), text);
 }
 
-TEST(JsonWriter, MisorderedOrRepeatedKeyThrows) {
+TEST(JsonWriter, MisorderedOrRepeatedKeyIsAFailure) {
   JsonWriter w;
   w.begin_object();
   w.member("hours_low", 1);
-  EXPECT_THROW(w.key("hours_high"), std::logic_error);  // nlohmann sorts "hours_high" first
+  EXPECT_TRUE(w.ok());
+  w.key("hours_high");  // nlohmann sorts "hours_high" first
+  EXPECT_FALSE(w.ok());
+  EXPECT_EQ(w.failure(), "response key \"hours_high\" written after \"hours_low\": keys must be in ascending order");
   JsonWriter v;
   v.begin_object();
   v.member("id", 1);
-  EXPECT_THROW(v.key("id"), std::logic_error);
+  v.key("id");
+  EXPECT_EQ(v.failure(), "response key \"id\" written after \"id\": keys must be in ascending order");
+  // Keys are checked per object: an inner object starts afresh, the outer one resumes after it.
+  JsonWriter n;
+  n.begin_object();
+  n.key("b").begin_object();
+  n.member("a", 1);
+  n.end_object();
+  n.member("c", 2);
+  n.end_object();
+  EXPECT_TRUE(n.ok()) << n.failure();
 }
 
 // Every response the project ships as an example, and a few that reach the
@@ -159,6 +208,41 @@ TEST(ResponseJson, OptionalSectionsRoundTripThroughNlohmann) {
       R"({"model":{"preset":"llama-3.1-8b"},"hardware":{"gpu":"a\"b\\c\n\t\u0001中😀","count":1}})",
   };
   for (const char* r : requests) expect_round_trip(r, r);
+}
+
+// A figure that is not finite never reaches the output: plan_json gives the
+// "internal" error naming it, exit 3, the reply a throw from the writer gave
+// before it stopped throwing. Forced here through plan_json's catalog
+// parameter: a card whose FP32 peak is NaN after validation (which would
+// refuse it), asked for in bf16, where the FP32 peak is only reported.
+TEST(ResponseJson, NonFiniteFigureIsTheInternalErrorThroughPlanJson) {
+  nlohmann::json c = minimal_catalog();
+  c["gpus"][0]["tflops"]["bf16_tensor"] = 100;
+  Result<Catalog> catalog = parse_catalog(c.dump());
+  ASSERT_TRUE(catalog.ok()) << catalog.error().message;
+  const std::string request =
+      R"({"model":{"preset":"m1"},"workload":{"mode":"train","method":"lora","precision":"bf16-mixed","micro_batch":1,"seq_len":64},"hardware":{"gpu":"g1","count":1}})";
+  const JsonReply sound = plan_json(request, catalog.value());
+  ASSERT_EQ(sound.exit_code, 0) << sound.json;
+  catalog.value().gpus[0].tflops.fp32 = std::numeric_limits<double>::quiet_NaN();
+  const JsonReply reply = plan_json(request, catalog.value());
+  EXPECT_EQ(reply.exit_code, 3);
+  EXPECT_EQ(reply.json,
+            R"({"error":{"code":"internal","message":"Internal error: non-finite value in fp32_peak_tflops","path":""}})");
+}
+
+// The OOM doctor's byte counts saturate as the response's do: a request at the
+// edge of the allowed ranges (16M-token sequences of a 16M-word vocabulary)
+// needs more than an int64 holds, which llround alone turned negative.
+TEST(ResponseJson, OomDoctorByteCountsSaturateLikeTheResponse) {
+  const nlohmann::json r = run(nlohmann::json::parse(
+      R"({"model":{"params":1e14,"layers":2,"hidden":4096,"heads":32,"vocab":16000000},
+          "workload":{"mode":"train","method":"full","micro_batch":4096,"seq_len":16000000},
+          "hardware":{"gpu":"rtx-3090","count":1}})"));
+  ASSERT_TRUE(r.contains("oom_doctor")) << r.dump();
+  EXPECT_EQ(r["memory"]["per_gpu"]["total_bytes"].get<int64_t>(), 9223372036854774784);
+  EXPECT_EQ(r["oom_doctor"]["total_bytes"].get<int64_t>(), 9223372036854774784);
+  EXPECT_GT(r["oom_doctor"]["capacity_bytes"].get<int64_t>(), 0);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include "gpuplan/plan.h"
 #include "gpuplan/pricing.h"
 #include "gpuplan/request.h"
-#include "response_json.h"
+#include "response_json_tree.h"
 #include "test_support.h"
 
 namespace gpuplan::test {
