@@ -93,13 +93,10 @@ run_tests() {
   say "plan() in wasm: full plan within the 5 ms median budget"
   node tools/bench_plan.mjs build/wasm/bin/gpuplan.js --iterations 300 --budget-ms 5
   # The page's weight (issue #7): bytes only, no timing, so a loaded runner
-  # cannot flake it. The budget is 150 KiB gzipped; until the page meets it,
-  # CI holds a ceiling just above today's weight so it cannot grow unnoticed
-  # (docs/performance.md: 156.1 KiB on 2026-11-30 with the page profile of
-  # the catalog; 2 KiB over it for the CNN work in flight): lower it with
-  # every saving, drop it at 150.
-  say "page weight: dist/index.html gzipped under its ceiling (budget 150 KiB)"
-  node tools/bench_page.mjs --weight-only --max-kib 158
+  # cannot flake it: dist/index.html gzipped within 150 KiB
+  # (docs/performance.md; 149.9 KiB on 2026-11-30).
+  say "page weight: dist/index.html gzipped within the 150 KiB budget"
+  node tools/bench_page.mjs --weight-only
 }
 
 serve() {

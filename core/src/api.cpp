@@ -13,8 +13,12 @@
 namespace gpuplan {
 namespace {
 
+// An exception's text is not ours (a library's what() may not even be valid
+// UTF-8); if the writer refuses it, the reply says so in words that it cannot.
 JsonReply internal_error(const char* what) {
-  return {error_json_text(Error{"internal", "", message(Locale::en, "internal", {what})}).value(), 3};
+  Result<std::string> text = error_json_text(Error{"internal", "", message(Locale::en, "internal", {what})});
+  if (!text.ok()) text = error_json_text(Error{"internal", "", message(Locale::en, "internal", {"(unprintable)"})});
+  return {std::move(text.value()), 3};
 }
 
 // A written reply with its exit status, or, when the writer refused something
