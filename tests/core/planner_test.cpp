@@ -234,8 +234,12 @@ TEST(Planner, SpotExpectedCostBelowOnDemandWhenTheDiscountExceedsTheLoss) {
       EXPECT_GT(spot["spot"]["overhead_fraction"].get<double>(), rate > 0 ? 0 : -1);
       double spot_compute = spot["compute_cost"].get<double>(), od_compute = on_demand["compute_cost"].get<double>();
       // Per-second billing with no minimum: the comparison is the formula's.
-      if (discount > loss + 0.005) EXPECT_LT(spot_compute, od_compute) << "rate " << rate << " discount " << discount;
-      if (discount < loss - 0.005) EXPECT_GT(spot_compute, od_compute) << "rate " << rate << " discount " << discount;
+      if (discount > loss + 0.005) {
+        EXPECT_LT(spot_compute, od_compute) << "rate " << rate << " discount " << discount;
+      }
+      if (discount < loss - 0.005) {
+        EXPECT_GT(spot_compute, od_compute) << "rate " << rate << " discount " << discount;
+      }
       EXPECT_NEAR(spot_compute / od_compute, (1 - discount) / (1 - loss), 1e-6);
     }
   }
@@ -264,7 +268,9 @@ TEST(Planner, DebugRunsOnAConsumerCardByTheHourOnATenthOfTheData) {
   EXPECT_DOUBLE_EQ(d["data_fraction"].get<double>(), 0.1);
   // One debug run is a tenth of a full run on the same card (gpus[].hours).
   for (const auto& g : r["gpus"])
-    if (g["id"] == "c24" && g["count"] == 1) EXPECT_NEAR(d["run_hours"].get<double>(), 0.1 * g["hours"].get<double>(), 1e-9);
+    if (g["id"] == "c24" && g["count"] == 1) {
+      EXPECT_NEAR(d["run_hours"].get<double>(), 0.1 * g["hours"].get<double>(), 1e-9);
+    }
 }
 
 TEST(Planner, DebugAboveTwentyPercentOfTheBudgetIsFlagged) {
@@ -285,7 +291,9 @@ TEST(Planner, FormalTakesTheCheapestCardThatFits) {
   EXPECT_EQ(f["gpu"], "c24") << f.dump();
   // No option in the listed Pareto set on a right-sized card is cheaper.
   for (const auto& o : f["pareto"])
-    if (o["gpu"] == "c24") EXPECT_GE(o["cost"].get<double>(), f["cost"].get<double>() * (1 - 0.006));
+    if (o["gpu"] == "c24") {
+      EXPECT_GE(o["cost"].get<double>(), f["cost"].get<double>() * (1 - 0.006));
+    }
 }
 
 TEST(Planner, FormalNeverPicksAn80GBCardForA24GBJob) {
@@ -354,7 +362,9 @@ TEST(Planner, RevisionQueuesSeedRunsOnOneInstanceRatherThanOneRentalEach) {
   EXPECT_FALSE(s["separate_rentals"].get<bool>());
   EXPECT_NE(s["why"].get<std::string>().find("one instance"), std::string::npos) << s["why"];
   for (const auto& o : s["pareto"])
-    if (o["separate_rentals"].get<bool>()) EXPECT_GT(o["cost"].get<double>(), s["cost"].get<double>());
+    if (o["separate_rentals"].get<bool>()) {
+      EXPECT_GT(o["cost"].get<double>(), s["cost"].get<double>());
+    }
 }
 
 TEST(Planner, RevisionPacksSeedRunsOnAMultiGpuInstanceWhereCheaper) {
@@ -375,7 +385,9 @@ TEST(Planner, RevisionPacksSeedRunsOnAMultiGpuInstanceWhereCheaper) {
   EXPECT_EQ(s["count"], 4);
   EXPECT_DOUBLE_EQ(s["hours"].get<double>(), 1);
   for (const auto& o : s["pareto"])
-    if (o["gpu"] == "c24" && o["parallel_runs"] == 1) EXPECT_GT(o["cost"].get<double>(), s["cost"].get<double>());
+    if (o["gpu"] == "c24" && o["parallel_runs"] == 1) {
+      EXPECT_GT(o["cost"].get<double>(), s["cost"].get<double>());
+    }
   EXPECT_NE(s["why"].get<std::string>().find("packed"), std::string::npos) << s["why"];
 }
 
@@ -537,8 +549,9 @@ TEST(Planner, OverBudgetListsChangesRankedBySaving) {
   for (const auto& c : p["changes"]) {
     EXPECT_GT(c["saving"].get<double>(), 0);
     EXPECT_LE(c["saving"].get<double>(), previous);
-    if (!c["saving_is_upper_bound"].get<bool>())
+    if (!c["saving_is_upper_bound"].get<bool>()) {
       EXPECT_NEAR(c["new_total"].get<double>(), p["total_cost"].get<double>() - c["saving"].get<double>(), 1e-6);
+    }
     previous = c["saving"].get<double>();
   }
   std::vector<std::string> codes;
