@@ -14,6 +14,7 @@
 
 namespace {
 
+using gpuplan::bench::kDiffusionPlanRequest;
 using gpuplan::bench::kFullPlanRequest;
 using gpuplan::bench::kSizingRequest;
 
@@ -22,6 +23,12 @@ void BM_PlanJsonFull(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(gpuplan::plan_json(kFullPlanRequest));
 }
 BENCHMARK(BM_PlanJsonFull)->Unit(benchmark::kMicrosecond);
+
+// The same over a diffusion UNet (the CNN expansion on the planner's path).
+void BM_PlanJsonDiffusion(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(gpuplan::plan_json(kDiffusionPlanRequest));
+}
+BENCHMARK(BM_PlanJsonDiffusion)->Unit(benchmark::kMicrosecond);
 
 // plan() alone on a parsed request: the planner's own share.
 void BM_PlanOnlyFull(benchmark::State& state) {

@@ -64,6 +64,7 @@ function time(name, text) {
 }
 
 const results = [time('full plan (plan_json)', requests.kFullPlanRequest)];
+if (requests.kDiffusionPlanRequest) results.push(time('full plan, SDXL LoRA', requests.kDiffusionPlanRequest));
 if (requests.kSizingRequest) results.push(time('sizing only (plan_json)', requests.kSizingRequest));
 if (flag('--json')) {
   console.log(JSON.stringify({ node: process.version, module: modulePath, budget_ms: budgetMs, results }, null, 2));
@@ -76,10 +77,12 @@ if (flag('--json')) {
 // The budget is held against the median CPU time per call: what plan() costs,
 // whatever else the machine runs (wall time on a shared 2-core runner also
 // counts the time the process was descheduled).
-const full = results[0];
-if (full.cpu_median_ms > budgetMs) {
-  console.error(`over budget: full plan median CPU ${full.cpu_median_ms.toFixed(3)} ms > ${budgetMs} ms`);
-  process.exitCode = 1;
-} else {
-  console.log(`within budget: full plan median CPU ${full.cpu_median_ms.toFixed(3)} ms <= ${budgetMs} ms`);
+// Every full plan is held to it: the LLM one and the diffusion one.
+for (const full of results.filter((r) => r.stages > 0)) {
+  if (full.cpu_median_ms > budgetMs) {
+    console.error(`over budget: ${full.name} median CPU ${full.cpu_median_ms.toFixed(3)} ms > ${budgetMs} ms`);
+    process.exitCode = 1;
+  } else {
+    console.log(`within budget: ${full.name} median CPU ${full.cpu_median_ms.toFixed(3)} ms <= ${budgetMs} ms`);
+  }
 }

@@ -435,21 +435,31 @@ CnnPass cnn_pass(const Workload& w) {
   return p;
 }
 
-const CnnFootprint& cnn_footprint(const ModelSpec& m, const Workload& w) {
-  thread_local struct {
-    CnnArchitecture architecture;
-    int image_size = 0;
-    CnnPass pass;
-    CnnFootprint footprint;
-  } last;
-  const CnnPass pass = cnn_pass(w);
-  if (last.image_size != w.image_size || !(last.pass == pass) || !(last.architecture == m.architecture)) {
-    last.footprint = expand_cnn(m.architecture, w.image_size, pass);
-    last.architecture = m.architecture;
-    last.image_size = w.image_size;
-    last.pass = pass;
+// The last expansion asked for, kept: plan() asks for the same network at the
+// same size again and again (every GPU, the fit-limit bisections, the OOM
+// doctor's variants), and an SDXL expansion is a few hundred layers.
+class FootprintMemo {
+ public:
+  const CnnFootprint& get(const CnnArchitecture& a, int image_size, const CnnPass& pass) {
+    if (image_size_ != image_size || !(pass_ == pass) || !(architecture_ == a)) {
+      footprint_ = expand_cnn(a, image_size, pass);
+      architecture_ = a;
+      image_size_ = image_size;
+      pass_ = pass;
+    }
+    return footprint_;
   }
-  return last.footprint;
+
+ private:
+  CnnArchitecture architecture_;
+  int image_size_ = 0;
+  CnnPass pass_;
+  CnnFootprint footprint_;
+};
+
+const CnnFootprint& cnn_footprint(const ModelSpec& m, const Workload& w) {
+  thread_local FootprintMemo memo;
+  return memo.get(m.architecture, w.image_size, cnn_pass(w));
 }
 
 // Without an architecture (a user's own network): the bytes autograd saves
@@ -473,7 +483,11 @@ double frozen_bytes(const ModelSpec& m, const Workload& w) {
 // UNets: attention projections, and with all-linear the feed-forwards).
 double cnn_adapter_params(const ModelSpec& m, const Lora& lora) {
   if (m.architecture.family == CnnFamily::none) return 0;
-  const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
+  // The adapters' widths are structural (any size, any pass): the reference
+  // expansion, remembered apart from the workload's so the two do not evict
+  // each other (time and memory both ask, per GPU).
+  thread_local FootprintMemo structural;
+  const CnnFootprint& f = structural.get(m.architecture, m.reference_image_size, CnnPass{});
   double width = f.lora_width_attention;
   if (lora.targets == LoraTargets::qv) width = f.lora_width_qv;
   if (lora.targets == LoraTargets::all_linear) width = f.lora_width_all_linear;
