@@ -1,5 +1,6 @@
-// The benchmark requests, shared by bench/plan_bench.cpp; tools/bench_plan.mjs
-// carries the same JSON text (keep the two in step).
+// The benchmark requests: bench/plan_bench.cpp times them natively, and
+// tools/bench_plan.mjs reads these raw strings from this file to time them in
+// wasm, so the two cannot drift apart.
 #pragma once
 
 namespace gpuplan::bench {

@@ -7,6 +7,7 @@
 
 #include "cnn_architecture.h"
 #include "cnn_architecture_json.h"
+#include "gpuplan/memory.h"
 #include "gpuplan/throughput.h"
 #include "json_reader.h"
 #include "model_shapes.h"
@@ -186,11 +187,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
   // than full is only ever read from a workload section, so r is set.)
   if (w.mode == Mode::train && w.method != Method::full && model.kind == ModelKind::cnn &&
       model.architecture.family != CnnFamily::none) {
-    const CnnFootprint f = expand_cnn(model.architecture, model.reference_image_size, CnnPass{});
-    const double width = w.lora.targets == LoraTargets::qv           ? f.lora_width_qv
-                         : w.lora.targets == LoraTargets::all_linear ? f.lora_width_all_linear
-                                                                     : f.lora_width_attention;
-    if (width <= 0)
+    if (lora_trainable_params(model, w.lora) <= 0)
       fail_inconsistent(r->locale(), "workload.method", message(r->locale(), "why.lora_needs_linear", {model.name.empty() ? model.id : model.name}));
   }
   return w;
