@@ -64,6 +64,8 @@ constexpr Template kTemplates[] = {
     {"why.kv_heads_divide_heads", "kv_heads（{0}）应不大于且能整除 heads（{1}）",
      "kv_heads ({0}) must divide heads ({1}) and not exceed it"},
     {"why.lora_rank_hidden", "LoRA 秩（{0}）应小于 hidden（{1}）", "the LoRA rank ({0}) must be below hidden ({1})"},
+    {"why.mean_seq_len", "平均长度 data.mean_seq_len（{0}）不能超过最长长度 workload.seq_len（{1}）",
+     "the mean sample length data.mean_seq_len ({0}) cannot exceed the longest, workload.seq_len ({1})"},
     {"why.tokens_or_samples", "请给出 tokens，或 samples 与 epochs", "give tokens, or samples with epochs"},
     {"why.sharding_needs_gpus", "{0} 需要 gpus ≥ 2 才有意义；单卡请用 none",
      "{0} needs gpus ≥ 2; use none for one GPU"},

@@ -13,6 +13,7 @@
 #include "json_reader.h"
 #include "messages.h"
 #include "science_request.h"
+#include "token_counts.h"
 
 namespace gpuplan {
 namespace {
@@ -174,6 +175,8 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->boolean("optimizer_in_backward")) w.optimizer_in_backward = *v;
     if (auto v = r->boolean("activation_offload")) w.activation_offload = *v;
     if (auto v = r->integer("grad_accumulation", 1, 1 << 20)) w.grad_accumulation = *v;
+    // The software stack (docs/time-model.md, "Software stack").
+    if (auto v = r->choice("stack", {"eager", "optimized", "vllm", "llama.cpp"})) w.stack = Stack(*v);
   }
   if (w.seq_len == 0) w.seq_len = 2048;
   // Several GPUs with no strategy named: plain data parallelism, what
@@ -198,6 +201,9 @@ DataSize read_data(const Reader& r) {
   if (auto v = r.number("tokens", 0, 1e16)) d.tokens = *v;
   if (auto v = r.number("samples", 0, 1e13)) d.samples = *v;
   if (auto v = r.number("epochs", 0, 1e6)) d.epochs = *v;
+  // Padding (docs/time-model.md, "Padding"): checked against seq_len in parse_request.
+  if (auto v = r.integer("mean_seq_len", 1, 1 << 24)) d.mean_seq_len = *v;
+  if (auto v = r.boolean("packing")) d.packing = *v;
   return d;
 }
 
@@ -217,20 +223,26 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (auto v = r.number("samples_per_s", 1e-9, 1e12)) b.samples_per_s = *v;
   if (auto v = r.number("tokens_per_s", 1e-9, 1e15)) b.tokens_per_s = *v;
   double samples_per_s = b.samples_per_s;
-  if (samples_per_s <= 0 && b.tokens_per_s > 0 && q.workload.seq_len > 0) samples_per_s = b.tokens_per_s / q.workload.seq_len;
+  // Measured tokens are counted as the response counts them (real tokens in
+  // training, generated tokens at inference).
+  const double per_sample = counted_tokens_per_sample(q.model, q.workload);
+  if (samples_per_s <= 0 && b.tokens_per_s > 0 && per_sample > 0) samples_per_s = b.tokens_per_s / per_sample;
   if (samples_per_s <= 0 && b.seconds_per_epoch > 0) {
     if (!q.data || q.data->samples <= 0) {
       fail(l, "missing_field", "data.samples", message(l, "missing_field", {"data.samples", message(l, "why.baseline_rate")}));
     }
     samples_per_s = q.data->samples / b.seconds_per_epoch;
   }
-  if (samples_per_s <= 0)
+  // A memory-only baseline (baseline.memory_bytes) needs no speed.
+  if (samples_per_s <= 0 && !r.has("memory_bytes"))
     fail(l, "missing_field", r.child_path("samples_per_s"),
          message(l, "missing_field", {r.child_path("samples_per_s"), message(l, "why.baseline_rate")}));
   if (auto v = r.integer("micro_batch", 1, 65536)) b.micro_batch = *v;
+  if (auto v = r.number("memory_bytes", 1e6, 1e14)) b.memory_bytes = *v;
   Workload measured = q.workload;
   if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
-  q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);
+  if (samples_per_s > 0) q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);
+  if (b.memory_bytes > 0) q.workload.memory_scale = memory_baseline_scale(q.model, measured, b.count, b.memory_bytes);
   q.baseline = b;
 }
 
@@ -353,7 +365,16 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
       if (auto v = h->integer("count", 1, kMaxCount)) hw.count = *v;
       q.hardware = hw;
     }
-    if (auto d = r.object("data")) q.data = read_data(*d);
+    if (auto d = r.object("data")) {
+      q.data = read_data(*d);
+      // The mean length of a sample cannot exceed the longest.
+      if (q.data->mean_seq_len > q.workload.seq_len && q.workload.mode != Mode::science)
+        fail_inconsistent(locale, "data.mean_seq_len",
+                          message(locale, "why.mean_seq_len", {std::to_string(q.data->mean_seq_len),
+                                                               std::to_string(q.workload.seq_len)}));
+      q.workload.mean_seq_len = q.data->mean_seq_len;
+      q.workload.packing = q.data->packing;
+    }
     if (auto b = r.object("baseline")) read_baseline(*b, q, catalog);
     read_planning(r, q, catalog);
     return q;

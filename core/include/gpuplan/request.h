@@ -26,6 +26,13 @@ enum class LoraTargets { qv, attention, all_linear };
 // standard: full logits upcast to fp32 (HF, plain PyTorch); chunked: torchtune
 // CEWithChunkedOutputLoss; fused: a fused linear / in-place cross-entropy kernel.
 enum class Loss { standard, chunked, fused };
+// The software that runs the job, as an efficiency class (contract v1.1,
+// docs/time-model.md "Software stack"): eager PyTorch (HF Trainer, PEFT,
+// TRL, LLaMA-Factory, transformers generate), optimized (torch.compile or
+// CUDA graphs, fused kernels: torchtune compiled, unsloth, Liger, NVIDIA
+// DeepLearningExamples), vllm (serving engines with paged KV and continuous
+// batching: vLLM, SGLang, LMDeploy, TensorRT-LLM), llama_cpp (GGUF).
+enum class Stack { eager, optimized, vllm, llama_cpp };
 
 struct Lora {
   int rank = 8;
@@ -60,6 +67,17 @@ struct Workload {
   bool optimizer_in_backward = false;  // step each parameter inside backward: gradients never all resident
   bool activation_offload = false;     // saved activations (checkpoints) copied to host memory
   int grad_accumulation = 1;           // micro-batches per optimizer step: > 1 keeps gradients through forward
+  Stack stack = Stack::eager;          // workload.stack
+  // Data that does not fill the sequence (request data.mean_seq_len,
+  // data.packing; docs/time-model.md "Padding"): the mean sample length in
+  // tokens (0: every sample is seq_len long), and whether samples are packed
+  // into full seq_len rows (then no padding is computed).
+  int mean_seq_len = 0;
+  bool packing = false;
+  // Measured over estimated peak memory on the user's own card (request
+  // `baseline.memory_bytes`, docs/memory-model.md "Calibration"); 1 without
+  // one. Every memory figure but the fixed CUDA context is multiplied by it.
+  double memory_scale = 1;
 };
 
 struct Hardware {
@@ -77,12 +95,15 @@ struct Baseline {
   double seconds_per_epoch = 0;  // with data.samples
   double samples_per_s = 0;
   double tokens_per_s = 0;
+  double memory_bytes = 0;       // peak memory measured on it (nvidia-smi), per GPU
 };
 
 struct DataSize {
   double tokens = 0;
   double samples = 0;
   double epochs = 1;
+  int mean_seq_len = 0;  // mean tokens per sample; 0: samples fill seq_len
+  bool packing = false;  // samples packed into full seq_len rows
 };
 
 enum class Stage { debug, formal, revision };
