@@ -13,7 +13,7 @@ class (workload.stack), or over every other source when its class has fewer
 than MIN_CLASS_CASES cases from at least two other sources. A case is covered
 when its measured rate lies in [estimate x low, estimate x high].
 
-The factors the core ships (core/src/throughput.cpp, kRateInterval) are the
+The factors the core ships (core/src/estimate/throughput.cpp, rate_interval()) are the
 same percentiles over all cases of a class: the last table prints them, and
 tests/core/throughput_validation_test.cpp checks the two stay in step.
 """
