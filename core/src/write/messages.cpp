@@ -31,6 +31,17 @@ constexpr Template kTemplates[] = {
     {"inconsistent", "{0} 与其他字段矛盾：{1}", "{0} contradicts another field: {1}"},
     {"not_for_mode", "{0} 的取值 {1} 不适用于 {2} 模式", "{0} value {1} does not apply to mode {2}"},
     {"internal", "内部错误：{0}", "Internal error: {0}"},
+    // --- strict input and limits (docs/api.md, "Strict input", "Limits")
+    {"unknown_field", "{0} 不是已知字段；是不是 {1}？", "{0} is not a known field; did you mean {1}?"},
+    {"unknown_field.list", "{0} 不是已知字段；这里可用的字段：{1}", "{0} is not a known field; the fields here are: {1}"},
+    {"unknown_field.none", "{0} 不是已知字段：这个对象不接受任何字段", "{0} is not a known field: this object takes no fields"},
+    {"out_of_range.items", "{0} 最多 {1} 项，收到 {2} 项", "{0} holds at most {1} entries, got {2}"},
+    {"out_of_range.runs", "{0}（{1} 阶段的运行次数 = 随机种子数 × 超参数点数 × 消融数）应在 {2} 到 {3} 之间，收到 {4}",
+     "{0} (the {1} stage's runs = seeds × hyper-parameter points × ablations) must be between {2} and {3}, got {4}"},
+    {"why.gpus_vs_count", "hardware.count（{0}）与 workload.gpus（{1}）是同一个数：一次运行用的 GPU 数；只给一个，或给相同的值",
+     "hardware.count ({0}) and workload.gpus ({1}) are the same number, the GPUs one run uses: give one of them, or the same value in both"},
+    {"warn.params_mismatch", "model.params（{0}）与由尺寸算出的约 {1} 个参数相差 {2}%（超过 20%）：估算按 params 计，请检查 params 或尺寸是否写错",
+     "model.params ({0}) is {2}% away from the about {1} parameters the dimensions give (more than 20 %): estimates use params, so check params and the dimensions for a typo"},
     // --- science warnings (docs/science.md)
     {"warn.fp64_consumer_card",
      "这是 FP64 计算密集型任务：GeForce 等消费级卡的 FP64 只有 FP32 的 1/64（见各卡 fp64_ratio），按 FP32 排名租卡会严重高估速度；请看 A100/H100 等数据中心卡或 CPU 集群",
