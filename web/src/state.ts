@@ -2,6 +2,7 @@
 // (URL hash), and how it becomes a planner request (contract v1).
 // Anything read back from a URL is untrusted: sanitize() keeps only known
 // fields of the right type and range, and falls back to the default.
+import { FRAMEWORK_IDS, type Framework } from './stack';
 import {
   BILLING, LORA_TARGETS, METHOD, MODE, MODEL_KIND, OPTIMIZER, PRECISION_INFER, PRECISION_TRAIN, RATE_UNIT,
   SCIENCE_BOUND, SCIENCE_KIND, SCIENCE_PRECISION, SHARDING, STAGE,
@@ -77,6 +78,10 @@ export interface State {
   currency: (typeof CURRENCIES)[number]; // display currency
   target_gpu: string; // the card the memory section compares against
   sort: string; // GPU table column, '-' prefix for descending
+  // views/calibrate.ts: the framework the job runs on (-> workload.stack) and
+  // what the user measured on their own card (-> baseline; 0: not given).
+  framework: Framework;
+  calib: { gpu: string; micro_batch: number; memory_gib: number; rate: number };
 }
 
 export function defaultState(): State {
@@ -122,6 +127,8 @@ export function defaultState(): State {
     currency: 'CNY',
     target_gpu: 'rtx-4090',
     sort: 'cost',
+    framework: 'hf',
+    calib: { gpu: '', micro_batch: 0, memory_gib: 0, rate: 0 },
   };
 }
 
@@ -234,6 +241,10 @@ export function sanitize(input: unknown): State {
     : d.platforms;
   s.target_gpu = id(o.target_gpu, d.target_gpu);
   s.sort = typeof o.sort === 'string' && /^-?[a-z_]{1,20}$/.test(o.sort) ? o.sort : d.sort;
+  s.framework = oneOf(o.framework, FRAMEWORK_IDS, d.framework);
+  const cb = record(o.calib);
+  s.calib = { gpu: id(cb.gpu, d.calib.gpu, true), micro_batch: num(cb.micro_batch, { min: 0, max: 65536, int: true }, 0),
+    memory_gib: num(cb.memory_gib, { min: 0, max: 1e5 }, 0), rate: num(cb.rate, { min: 0, max: 1e15 }, 0) };
   const stages = Array.isArray(o.stages) ? o.stages : [];
   s.stages = d.stages.map((def) => {
     const found = record(stages.find((x) => record(x).stage === def.stage));
