@@ -3,6 +3,8 @@
 import type { Lang } from './i18n';
 import type { Quote } from './prices';
 import { stageRuns, type State } from './state';
+import { calibration } from './calibration';
+import { stackOf } from './stack';
 
 export type Request = Record<string, unknown>;
 
@@ -27,6 +29,7 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
     sharding: s.gpus > 1 && s.sharding === 'none' ? 'ddp' : s.gpus === 1 ? 'none' : s.sharding,
   };
   if (s.seq_len > 0 && !isCnn) workload.seq_len = s.seq_len;
+  if (stackOf(s.framework) !== 'eager') workload.stack = stackOf(s.framework);
   if (isCnn || s.image_size !== 224) workload.image_size = s.image_size;
   if (s.mode === 'train') {
     workload.method = s.method;
@@ -53,6 +56,8 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
     .map((st) => ({ stage: st.stage, runs: stageRuns(st), data_fraction: st.fraction }));
   if (stages.length) req.stages = stages;
   if (s.budget > 0) req.budget = { amount: s.budget, currency: s.budget_currency };
+  const baseline = s.mode !== 'science' ? calibration(s, isCnn) : null;
+  if (baseline) req.baseline = baseline;
   const prefs: Record<string, unknown> = {};
   if (s.billing) prefs.billing = s.billing;
   if (s.platforms.length) prefs.platforms = s.platforms;

@@ -2,22 +2,28 @@
 // (URL hash), and how it becomes a planner request (contract v1).
 // Anything read back from a URL is untrusted: sanitize() keeps only known
 // fields of the right type and range, and falls back to the default.
+import { FRAMEWORK_IDS, type Framework } from './stack';
+import {
+  BILLING, LORA_TARGETS, METHOD, MODE, MODEL_KIND, OPTIMIZER, PRECISION_INFER, PRECISION_TRAIN, RATE_UNIT,
+  SCIENCE_BOUND, SCIENCE_KIND, SCIENCE_PRECISION, SHARDING, STAGE,
+} from './spellings';
 
-export const MODES = ['train', 'infer', 'science'] as const;
+// The contract's spellings come from the C++ tables (web/src/spellings.ts, generated).
+export const MODES = MODE;
 // Science mode (docs/science.md): the workload is a measured baseline rate.
-export const SCI_KINDS = ['md', 'cfd', 'fem', 'other'] as const;
-export const SCI_PRECISIONS = ['mixed', 'fp32', 'fp64'] as const;
-export const SCI_BOUNDS = ['compute', 'bandwidth'] as const;
-export const SCI_UNITS = ['ns/day', 'steps/s', 'hours'] as const;
-export const METHODS = ['full', 'lora', 'qlora'] as const;
-export const TRAIN_PRECISIONS = ['bf16-mixed', 'fp16-mixed', 'bf16-true', 'fp32'] as const;
-export const INFER_PRECISIONS = ['bf16', 'fp16', 'fp32', 'int8', 'nf4', 'int4'] as const;
-export const OPTIMIZERS = ['adamw', 'adamw-8bit', 'sgd', 'sgd-momentum', 'adafactor'] as const;
-export const SHARDINGS = ['none', 'ddp', 'zero1', 'zero2', 'zero3'] as const;
-export const LORA_TARGETS = ['qv', 'attention', 'all-linear'] as const;
-export const KINDS = ['decoder', 'encoder', 'encoder-decoder', 'cnn'] as const;
-export const STAGES = ['debug', 'formal', 'revision'] as const;
-export const BILLINGS = ['', 'on-demand', 'spot', 'monthly', 'yearly', 'off-peak'] as const;
+export const SCI_KINDS = SCIENCE_KIND;
+export const SCI_PRECISIONS = SCIENCE_PRECISION;
+export const SCI_BOUNDS = SCIENCE_BOUND;
+export const SCI_UNITS = RATE_UNIT;
+export const METHODS = METHOD;
+export const TRAIN_PRECISIONS = PRECISION_TRAIN;
+export const INFER_PRECISIONS = PRECISION_INFER;
+export const OPTIMIZERS = OPTIMIZER;
+export const SHARDINGS = SHARDING;
+export { LORA_TARGETS };
+export const KINDS = MODEL_KIND;
+export const STAGES = STAGE;
+export const BILLINGS = ['', ...BILLING] as const;
 export const CURRENCIES = ['CNY', 'USD'] as const;
 export const KV_BITS = [16, 8, 4, 32] as const;
 
@@ -72,6 +78,10 @@ export interface State {
   currency: (typeof CURRENCIES)[number]; // display currency
   target_gpu: string; // the card the memory section compares against
   sort: string; // GPU table column, '-' prefix for descending
+  // views/calibrate.ts: the framework the job runs on (-> workload.stack) and
+  // what the user measured on their own card (-> baseline; 0: not given).
+  framework: Framework;
+  calib: { gpu: string; micro_batch: number; memory_gib: number; rate: number };
 }
 
 export function defaultState(): State {
@@ -117,6 +127,8 @@ export function defaultState(): State {
     currency: 'CNY',
     target_gpu: 'rtx-4090',
     sort: 'cost',
+    framework: 'hf',
+    calib: { gpu: '', micro_batch: 0, memory_gib: 0, rate: 0 },
   };
 }
 
@@ -229,6 +241,10 @@ export function sanitize(input: unknown): State {
     : d.platforms;
   s.target_gpu = id(o.target_gpu, d.target_gpu);
   s.sort = typeof o.sort === 'string' && /^-?[a-z_]{1,20}$/.test(o.sort) ? o.sort : d.sort;
+  s.framework = oneOf(o.framework, FRAMEWORK_IDS, d.framework);
+  const cb = record(o.calib);
+  s.calib = { gpu: id(cb.gpu, d.calib.gpu, true), micro_batch: num(cb.micro_batch, { min: 0, max: 65536, int: true }, 0),
+    memory_gib: num(cb.memory_gib, { min: 0, max: 1e5 }, 0), rate: num(cb.rate, { min: 0, max: 1e15 }, 0) };
   const stages = Array.isArray(o.stages) ? o.stages : [];
   s.stages = d.stages.map((def) => {
     const found = record(stages.find((x) => record(x).stage === def.stage));

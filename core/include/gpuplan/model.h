@@ -6,10 +6,15 @@
 #include <vector>
 
 #include "gpuplan/architecture.h"
+#include "gpuplan/spelling.h"
 
 namespace gpuplan {
 
 enum class ModelKind { decoder, encoder, encoder_decoder, cnn };
+inline constexpr Spelling<ModelKind> kModelKindSpellings[] = {
+    {ModelKind::decoder, "decoder"}, {ModelKind::encoder, "encoder"},
+    {ModelKind::encoder_decoder, "encoder-decoder"}, {ModelKind::cnn, "cnn"}};
+static_assert(spells_each_once(kModelKindSpellings, ModelKind::cnn));
 
 struct ModelSpec {
   std::string id;    // preset id, empty for explicit dimensions

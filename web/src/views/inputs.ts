@@ -11,6 +11,7 @@ import {
 import type { Ctx } from './context';
 import { button, checkField, numberField, section, selectField, type Option } from './controls';
 import { scienceFields } from './science';
+import { calibrateView } from './calibrate';
 
 export function opts(ctx: Ctx, prefix: string, values: readonly (string | number)[]): Option[] {
   return values.map((v) => ({ value: String(v), label: label(ctx.t, prefix, String(v)) }));
@@ -160,5 +161,6 @@ export function workloadView(ctx: Ctx): HTMLElement {
       train ? checkField({ label: t('grad_checkpointing'), help: t('grad_checkpointing.help'), value: state.grad_checkpointing, path: 'workload.grad_checkpointing' }, (v) => ctx.set({ grad_checkpointing: v })) : null,
       checkField({ label: t('flash_attention'), help: t('flash_attention.help'), value: state.flash_attention }, (v) => ctx.set({ flash_attention: v })),
       train ? checkField({ label: t('cpu_offload'), help: t('cpu_offload.help'), value: state.cpu_offload }, (v) => ctx.set({ cpu_offload: v })) : null,
-    ));
+    ),
+    calibrateView(ctx));
 }

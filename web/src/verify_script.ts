@@ -1,0 +1,259 @@
+// "Check it on the rented card": a short Python script, generated from the
+// current request, that runs a few steps of exactly this configuration with
+// random weights built from the model's dimensions (no download) and prints
+// its peak memory and speed on one line the calibration inputs read back
+// (views/calibrate.ts; docs/memory-model.md "Calibration from your own run").
+// PyTorch + transformers + peft (+ bitsandbytes for QLoRA, 8-bit Adam and
+// 8/4-bit inference). The page computes nothing here: it writes text.
+import type { CatalogModel } from './types';
+
+// The result line: this prefix, then one JSON object with these keys.
+export const RESULT_PREFIX = 'GPUPLAN_RESULT';
+export const RESULT_KEYS = ['gpu', 'count', 'micro_batch', 'seq_len', 'peak_memory_bytes', 'tokens_per_s', 'samples_per_s'] as const;
+
+// What the script prints for each key (Python expressions).
+const RESULT_EXPRESSIONS: Record<(typeof RESULT_KEYS)[number], string> = {
+  gpu: 'torch.cuda.get_device_name()', count: '1', micro_batch: 'BATCH', seq_len: 'SEQ',
+  peak_memory_bytes: 'int(peak)', tokens_per_s: 'round(tokens / seconds, 3)', samples_per_s: 'round(BATCH / seconds, 5)',
+};
+
+export interface VerifyResult {
+  gpu: string; count: number; micro_batch: number; seq_len: number;
+  peak_memory_bytes: number; tokens_per_s: number; samples_per_s: number;
+}
+
+// Reads the script's result line back (the last one if several were pasted);
+// null when there is none or it does not hold finite positive figures.
+export function parseResult(text: string): VerifyResult | null {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim().startsWith(RESULT_PREFIX));
+  if (!lines.length) return null;
+  try {
+    const o = JSON.parse(lines[lines.length - 1].trim().slice(RESULT_PREFIX.length)) as Record<string, unknown>;
+    const n = (k: string): number => (typeof o[k] === 'number' && Number.isFinite(o[k] as number) ? (o[k] as number) : NaN);
+    const r: VerifyResult = {
+      gpu: typeof o.gpu === 'string' ? o.gpu.slice(0, 100) : '',
+      count: n('count'), micro_batch: n('micro_batch'), seq_len: n('seq_len'),
+      peak_memory_bytes: n('peak_memory_bytes'), tokens_per_s: n('tokens_per_s'), samples_per_s: n('samples_per_s'),
+    };
+    const positive = [r.micro_batch, r.peak_memory_bytes, r.samples_per_s].every((x) => x > 0);
+    return positive ? r : null;
+  } catch {
+    return null;
+  }
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const int = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : fallback);
+const str = (v: unknown, fallback: string): string => (typeof v === 'string' ? v : fallback);
+// A Python string literal of any text (JSON string syntax is valid Python).
+const py = (s: string): string => JSON.stringify(s);
+
+interface Dims {
+  kind: string; layers: number; hidden: number; heads: number; kv_heads: number; ffn: number; vocab: number;
+  gated: boolean; tied: boolean; name: string;
+}
+
+// The request's model, or the preset's dimensions from the page's catalog.
+// A gated MLP (LLaMA-style SwiGLU) is told from the published parameter
+// count as the core does (3 matrices per layer instead of 2).
+function dims(model: Obj, preset: CatalogModel | undefined): Dims | null {
+  const src: Obj = preset ? { ...(preset as unknown as Obj), ...model } : model;
+  const d = {
+    kind: str(src.kind, 'decoder'), layers: int(src.layers, 0), hidden: int(src.hidden, 0), heads: int(src.heads, 0),
+    kv_heads: int(src.kv_heads, int(src.heads, 0)), ffn: int(src.ffn, 0), vocab: int(src.vocab, 0),
+    tied: src.tied_embeddings === true, name: str(src.name, str(src.preset, 'custom')), gated: true,
+  };
+  if (!(d.layers > 0 && d.hidden > 0 && d.heads > 0 && d.vocab > 0)) return null;
+  if (!d.ffn) d.ffn = 4 * d.hidden;
+  const params = typeof src.params === 'number' ? src.params : 0;
+  if (typeof src.gated_mlp === 'boolean') d.gated = src.gated_mlp;
+  else if (params > 0) {
+    const headDim = d.hidden / d.heads;
+    const attention = d.layers * (2 * d.hidden * d.hidden + 2 * d.hidden * headDim * d.kv_heads);
+    const embedding = d.vocab * d.hidden * (d.tied ? 1 : 2);
+    d.gated = (params - embedding - attention) / (d.layers * d.hidden * d.ffn) > 2.5;
+  }
+  return d;
+}
+
+// transformers config class, and the LoRA target modules per request target set.
+function architecture(d: Dims): { config: string; auto: string; targets: Record<string, string> } | null {
+  if (d.kind === 'decoder' && d.gated) {
+    return {
+      config: `LlamaConfig(vocab_size=${d.vocab}, hidden_size=${d.hidden}, intermediate_size=${d.ffn}, num_hidden_layers=${d.layers}, ` +
+        `num_attention_heads=${d.heads}, num_key_value_heads=${d.kv_heads}, max_position_embeddings=max(SEQ, 2048), tie_word_embeddings=${d.tied ? 'True' : 'False'})`,
+      auto: 'AutoModelForCausalLM',
+      targets: { qv: '["q_proj", "v_proj"]', attention: '["q_proj", "k_proj", "v_proj", "o_proj"]', 'all-linear': '"all-linear"' },
+    };
+  }
+  if (d.kind === 'decoder') {
+    // Two-matrix MLP (GPT-2 style) with separate q/k/v projections: OPT's layout.
+    return {
+      config: `OPTConfig(vocab_size=${d.vocab}, hidden_size=${d.hidden}, ffn_dim=${d.ffn}, num_hidden_layers=${d.layers}, ` +
+        `num_attention_heads=${d.heads}, word_embed_proj_dim=${d.hidden}, max_position_embeddings=max(SEQ, 2048), dropout=0.0)`,
+      auto: 'AutoModelForCausalLM',
+      targets: { qv: '["q_proj", "v_proj"]', attention: '["q_proj", "k_proj", "v_proj", "out_proj"]', 'all-linear': '"all-linear"' },
+    };
+  }
+  if (d.kind === 'encoder') {
+    return {
+      config: `BertConfig(vocab_size=${d.vocab}, hidden_size=${d.hidden}, intermediate_size=${d.ffn}, num_hidden_layers=${d.layers}, ` +
+        `num_attention_heads=${d.heads}, max_position_embeddings=max(SEQ, 512), num_labels=2)`,
+      auto: 'AutoModelForSequenceClassification',
+      targets: { qv: '["query", "value"]', attention: '["query", "key", "value", "attention.output.dense"]', 'all-linear': '"all-linear"' },
+    };
+  }
+  return null;
+}
+
+const OPTIMIZERS: Record<string, string> = {
+  adamw: 'torch.optim.AdamW(params, lr=1e-5)',
+  'adamw-8bit': 'bnb.optim.AdamW8bit(params, lr=1e-5)',
+  sgd: 'torch.optim.SGD(params, lr=1e-5)',
+  'sgd-momentum': 'torch.optim.SGD(params, lr=1e-5, momentum=0.9)',
+  adafactor: 'Adafactor(params, lr=1e-5, scale_parameter=False, relative_step=False)',
+};
+
+// The whole script for `request` (docs/api.md), or a two-line script saying
+// why none is generated (a CNN, a diffusion network, science mode).
+export function verifyScript(request: Obj, presets: readonly CatalogModel[]): string {
+  const w = obj(request.workload);
+  const model = obj(request.model);
+  const preset = presets.find((m) => m.id === model.preset);
+  const d = dims(model, preset);
+  const arch = d ? architecture(d) : null;
+  const mode = str(w.mode, 'train');
+  if (!d || !arch || mode === 'science') {
+    return [
+      '# gpuplan: no verify script for this model kind (it covers transformer decoders and encoders).',
+      'print("measure with your own training script: peak memory from nvidia-smi, samples/s from its log")',
+      '',
+    ].join('\n');
+  }
+  const train = mode === 'train';
+  const method = str(w.method, 'full');
+  const precision = str(w.precision, train ? 'bf16-mixed' : 'bf16');
+  const batch = int(w.micro_batch, 1);
+  const seq = int(w.seq_len, d.kind === 'decoder' ? 2048 : 512);
+  const accumulation = Math.max(1, int(w.grad_accumulation, 1));
+  const lora = obj(w.lora);
+  const rank = int(lora.rank, 8);
+  const targets = arch.targets[str(lora.targets, 'qv')] ?? arch.targets.qv;
+  const adapters = train && method !== 'full';
+  const qlora = train && method === 'qlora';
+  // Weights and autocast as the memory model assumes them (docs/memory-model.md).
+  const halfBase = adapters || precision === 'bf16-true' || !train;
+  const weightDtype = precision === 'fp32' ? 'torch.float32'
+    : precision.startsWith('fp16') || precision === 'fp16' ? (halfBase ? 'torch.float16' : 'torch.float32')
+      : halfBase ? 'torch.bfloat16' : 'torch.float32';
+  const autocast = !train || precision === 'fp32' || precision === 'bf16-true' ? 'None'
+    : precision === 'fp16-mixed' ? 'torch.float16' : 'torch.bfloat16';
+  const quant = qlora || ['nf4', 'int4'].includes(precision)
+    ? 'BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=' +
+      (qlora ? 'True' : 'False') + ', bnb_4bit_compute_dtype=torch.bfloat16)'
+    : precision === 'int8' ? 'BitsAndBytesConfig(load_in_8bit=True)' : '';
+  const usesBnb = quant !== '' || (train && str(w.optimizer, 'adamw') === 'adamw-8bit');
+  const imports = [
+    'import json, tempfile, time',
+    'import torch',
+    `from transformers import ${arch.config.split('(')[0]}, ${arch.auto}${quant ? ', BitsAndBytesConfig' : ''}`,
+  ];
+  if (adapters) imports.push('from peft import LoraConfig, get_peft_model');
+  if (usesBnb) imports.push('import bitsandbytes as bnb');
+  if (train && str(w.optimizer, 'adamw') === 'adafactor') imports.push('from transformers.optimization import Adafactor');
+  const gpus = int(w.gpus, 1);
+  const stack = str(w.stack, 'eager');
+  const lines: string[] = [
+    `# gpuplan verify script: ${train ? 'a few training steps' : 'one generation batch'} of this request's configuration`,
+    `# (${d.name}, ${train ? method : 'inference'}, ${precision}, micro-batch ${batch}, sequence ${seq}) with random weights`,
+    '# built from the model dimensions: nothing is downloaded. Run it on the card you rent:',
+    '#   pip install torch transformers peft' + (usesBnb ? ' bitsandbytes' : '') + '   then   python verify.py',
+    '# Paste its last line (GPUPLAN_RESULT ...) into the page: every option is re-anchored on it.',
+    gpus > 1 ? `# The request spans ${gpus} GPUs; this script measures one of them at the per-GPU batch.` : '',
+    stack !== 'eager' ? `# The request names the ${stack} stack; this script measures plain PyTorch + transformers (eager).` : '',
+    precision === 'int4' ? '# int4 (GPTQ / AWQ) needs a calibrated checkpoint; this script loads bitsandbytes NF4, about the same bytes.' : '',
+    ...imports,
+    '',
+    `BATCH, SEQ, WARMUP, STEPS, ACCUMULATION = ${batch}, ${seq}, 2, ${train ? 6 : 1}, ${accumulation}`,
+    'torch.manual_seed(0)',
+    'torch.backends.cuda.matmul.allow_tf32 = True',
+    'torch.backends.cudnn.allow_tf32 = True',
+    'torch.zeros(1, device="cuda")  # CUDA context',
+    'free, total = torch.cuda.mem_get_info()',
+    'context = total - free - torch.cuda.memory_reserved()  # what nvidia-smi shows beyond PyTorch',
+    `config = ${arch.config}`,
+    `config._attn_implementation = ${py(w.flash_attention === false ? 'eager' : 'sdpa')}`,
+  ];
+  if (quant) {
+    lines.push(
+      '# Quantized weights need a checkpoint to load from: random weights, saved locally.',
+      'with tempfile.TemporaryDirectory() as folder:',
+      `    ${arch.auto}.from_config(config, torch_dtype=torch.bfloat16).save_pretrained(folder)`,
+      `    model = ${arch.auto}.from_pretrained(folder, quantization_config=${quant}, torch_dtype=torch.bfloat16, device_map={"": 0})`,
+    );
+  } else {
+    lines.push(`model = ${arch.auto}.from_config(config, torch_dtype=${weightDtype}).cuda()`);
+  }
+  if (train) {
+    if (w.grad_checkpointing === true) {
+      lines.push('model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})');
+      if (adapters) lines.push('model.enable_input_require_grads()');
+    }
+    if (adapters) {
+      lines.push(`model = get_peft_model(model, LoraConfig(r=${rank}, lora_alpha=${2 * rank}, lora_dropout=0.0, target_modules=${targets}))`);
+    }
+    lines.push(
+      'params = [p for p in model.parameters() if p.requires_grad]',
+      `optimizer = ${OPTIMIZERS[str(w.optimizer, 'adamw')] ?? OPTIMIZERS.adamw}`,
+      `scaler = torch.amp.GradScaler("cuda", enabled=${autocast === 'torch.float16' ? 'True' : 'False'})`,
+      `ids = torch.randint(0, config.vocab_size, (BATCH, SEQ), device="cuda")`,
+      d.kind === 'encoder' ? 'labels = torch.zeros(BATCH, dtype=torch.long, device="cuda")' : 'labels = ids',
+      '',
+      'def step():',
+      '    for _ in range(ACCUMULATION):',
+      `        with torch.autocast("cuda", dtype=${autocast === 'None' ? 'torch.bfloat16' : autocast}, enabled=${autocast === 'None' ? 'False' : 'True'}):`,
+      '            loss = model(input_ids=ids, labels=labels).loss / ACCUMULATION',
+      '        scaler.scale(loss).backward()',
+      '    scaler.step(optimizer)',
+      '    scaler.update()',
+      '    optimizer.zero_grad(set_to_none=True)',
+      '',
+      'for _ in range(WARMUP):',
+      '    step()',
+      'torch.cuda.synchronize()',
+      'start = time.perf_counter()',
+      'for _ in range(STEPS):',
+      '    step()',
+      'torch.cuda.synchronize()',
+      'seconds = (time.perf_counter() - start) / (STEPS * ACCUMULATION)  # per micro-batch',
+      'tokens = BATCH * SEQ',
+    );
+  } else {
+    const prompt = Math.max(1, Math.floor(seq / 2));
+    lines.push(
+      'model.eval()',
+      `ids = torch.randint(0, config.vocab_size, (BATCH, ${prompt}), device="cuda")`,
+      `new = ${Math.max(1, seq - prompt)}`,
+      '',
+      'def step():',
+      '    with torch.inference_mode():',
+      '        model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=new, min_new_tokens=new, do_sample=False, pad_token_id=0)',
+      '',
+      'step()  # warm-up',
+      'torch.cuda.synchronize()',
+      'start = time.perf_counter()',
+      'step()',
+      'torch.cuda.synchronize()',
+      'seconds = time.perf_counter() - start',
+      'tokens = BATCH * new  # generated',
+    );
+  }
+  lines.push(
+    'peak = torch.cuda.max_memory_reserved() + context',
+    'print("peak memory %.2f GiB, %.1f tokens/s, %.3f samples/s" % (peak / 2**30, tokens / seconds, BATCH / seconds))',
+    `print(${py(RESULT_PREFIX)}, json.dumps({${RESULT_KEYS.map((k) => `${py(k)}: ${RESULT_EXPRESSIONS[k]}`).join(', ')}}))`,
+    '',
+  );
+  return lines.filter((l, i, all) => l !== '' || (i > 0 && all[i - 1] !== '')).join('\n');
+}
