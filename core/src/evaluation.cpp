@@ -136,11 +136,15 @@ int Evaluator::fit_count(size_t gpu_index, double headroom, int first) {
 
 // ---------------------------------------------------------------- the fit search
 
+Evaluator::Shape Evaluator::shape_of(const Workload& w) {
+  return {w.gpus, int(w.sharding), w.grad_checkpointing, int(w.optimizer), w.micro_batch, w.grad_accumulation,
+          w.cpu_offload};
+}
+
 const MemoryEstimate& Evaluator::memory_of(const Workload& w) {
-  for (const auto& m : shaped_)
-    if (same_shape(m.workload, w)) return m.memory;
-  shaped_.push_back({w, estimate_memory(q_.model, w)});
-  return shaped_.back().memory;
+  auto [it, inserted] = shaped_.try_emplace(shape_of(w));
+  if (inserted) it->second = estimate_memory(q_.model, w);
+  return it->second;
 }
 
 const FitChoice& Evaluator::fit(size_t gpu_index, int count, bool may_change) {
@@ -221,7 +225,9 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
   size_t best_comfortable = steps.size(), best_tight = steps.size();
   auto consider = [&](Workload w) {
     size_t first_tight = steps.size(), first_comfortable = steps.size();
-    for (size_t k = 0; k < steps.size(); ++k) {
+    // Only fewer changes than a lower stage needs can make this one an option.
+    const size_t scan = std::max(best_comfortable, best_tight);
+    for (size_t k = 0; k < scan; ++k) {
       Workload probe = steps[k];
       probe.sharding = w.sharding;
       probe.cpu_offload = w.cpu_offload;
@@ -266,13 +272,16 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
   out.count = count;
   const std::vector<Option>& pool = !comfortable.empty() ? comfortable : tight;
   if (pool.empty()) {
-    // Nothing fits: the request's workload as given, for the figures shown.
+    // Nothing fits: the request's workload as given, for the figures gpus[]
+    // shows (the planner skips the count and reads none of them).
     Workload w = base;
     w.sharding = shardings.front();
     out.workload = w;
-    out.memory = memory_of(w);
-    out.throughput = throughput_at(gpu_index, count);  // the default strategy's speed
-    out.hours = run_hours_at(gpu_index, count);
+    out.memory = &memory_of(w);
+    if (!may_change) {
+      out.throughput = throughput_at(gpu_index, count);  // the default strategy's speed
+      out.hours = run_hours_at(gpu_index, count);
+    }
     return out;
   }
   // The fastest option by the time model, ties to the earlier (fewer changes).
@@ -285,7 +294,7 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
   }
   out.fit = pool[pick].fit;
   out.workload = pool[pick].workload;
-  out.memory = memory_of(out.workload);
+  out.memory = &memory_of(out.workload);
   out.throughput = pool.size() == 1 ? estimate_throughput(q_.model, out.workload, gpu, count) : speeds[pick];
   if (q_.data) out.hours = job_hours(q_.model, out.workload, *q_.data, out.throughput);
   // What changed, as the request spells it.

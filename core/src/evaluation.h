@@ -6,6 +6,7 @@
 
 #include <deque>
 #include <string>
+#include <tuple>
 #include <map>
 #include <utility>
 #include <vector>
@@ -41,7 +42,7 @@ struct FitChoice {
   Fit fit = Fit::no;
   Workload workload;
   std::vector<WorkloadChange> changes;  // empty when the request's workload runs as given
-  MemoryEstimate memory;                // per GPU
+  const MemoryEstimate* memory = nullptr;  // per GPU (the Evaluator's cache: valid while it lives)
   Throughput throughput;
   double hours = 0;                     // one run over the request's data; 0 without data
 };  // one 8-node job: beyond this a student rents a cluster, not cards
@@ -121,11 +122,10 @@ class Evaluator {
 
   // Memory per workload shape (sharding, changes, count): shared by every card.
   const MemoryEstimate& memory_of(const Workload& w);
-  struct Shaped {
-    Workload workload;
-    MemoryEstimate memory;
-  };
-  std::deque<Shaped> shaped_;
+  // The fields the fit search varies, as a map key.
+  using Shape = std::tuple<int, int, bool, int, int, int, bool>;
+  static Shape shape_of(const Workload& w);
+  std::map<Shape, MemoryEstimate> shaped_;  // node-based: references stay valid
   struct Choice {
     int count;
     bool may_change;

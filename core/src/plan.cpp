@@ -40,7 +40,7 @@ void add_plan_remedy(Diagnosis& d, const FitChoice& choice, const Gpu& g, const 
   r.workload = choice.workload;
   r.gpu = g.id;
   r.count = choice.count;
-  r.memory = choice.memory;
+  r.memory = *choice.memory;
   r.fits = true;
   r.quality = choice.workload.optimizer != d.original.optimizer ? QualityImpact::numerics : QualityImpact::none;
   r.gradient_accumulation = std::max(1, d.original.micro_batch / std::max(1, choice.workload.micro_batch));
@@ -69,7 +69,7 @@ GpuResult evaluate(Evaluator& e, size_t gpu_index) {
     if (q.hardware) break;
   }
   r.count = choice->count;
-  r.memory = choice->memory;
+  r.memory = *choice->memory;
   r.fits = choice->fit != Fit::no;
   r.fit = fit_name(choice->fit);
   r.throughput = choice->throughput;

@@ -23,7 +23,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
     out += msg(code, args);
   };
   const FitChoice& choice = e_.fit(offer.gpu, c.gpus_per_run, true);
-  const std::string need_gib = fixed(choice.memory.total_bytes / kGiB, 1);
+  const std::string need_gib = fixed(choice.memory->total_bytes / kGiB, 1);
   switch (sp.stage) {
     case Stage::debug:
       add("plan.why.debug", {percent(sp.data_fraction), gpu.name, platform, std::to_string(sp.runs), hours_text(o.run_hours)});
@@ -207,7 +207,7 @@ void Planner::warnings(PlanResult& r) {
     const Gpu& gpu = c_.gpus[offer.gpu];
     const std::string gpu_name = gpu.name;
     const std::string platform = offer.platform->name.in(q_.locale);
-    const double total = e_.fit(offer.gpu, o.gpus_per_run, true).memory.total_bytes;
+    const double total = e_.fit(offer.gpu, o.gpus_per_run, true).memory->total_bytes;
     if (o.tight_memory)
       warn("memory_within_headroom", {gpu_name, fixed(total / kGiB, 1), fixed(gpu.memory_bytes / kGiB, 0),
                                       percent(kDefaultHeadroom)});

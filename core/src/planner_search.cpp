@@ -91,13 +91,19 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
     int fewest = 0;
     double single_hours = 0;
     for (int n : counts(gpu, p)) {
+      if (fewest > 0 && (debug || q_.hardware)) break;
+      // Past one machine only where one machine is not enough: the job does
+      // not fit it, a full machine still needs more than three days a run
+      // (seed 003's multi-GPU rule), or a deadline may need the speed.
+      if (fewest > 0 && n > machine && q_.prefs.deadline_days <= 0 &&
+          e_.fit(o.gpu, machine, true).hours * s.data_fraction <= kMultiGpuAfterHours)
+        break;
       const FitChoice& choice = e_.fit(o.gpu, n, true);
       if (choice.fit == Fit::no) continue;
       if (fewest == 0) {
         fewest = n;
         single_hours = choice.hours * s.data_fraction;
       }
-      if (n > fewest && (debug || q_.hardware)) break;
       const double work_hours = choice.hours * s.data_fraction;
       Candidate base;
       base.offer = int(oi);
