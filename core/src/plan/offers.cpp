@@ -63,6 +63,12 @@ std::vector<PricedOffer> priced_offers(const Request& q, const Catalog& c, const
   return offers;
 }
 
+bool rentable(const Platform& p, const Gpu& g, int count) {
+  const int machine = std::max(1, p.machine_max_gpus);
+  if (count <= machine) return true;
+  return p.machines_joinable && g.segment != Segment::consumer && count % machine == 0;
+}
+
 // Checkpoints kept on disk (the last and the best).
 constexpr int kCheckpointsKept = 2;
 

@@ -56,8 +56,8 @@ std::vector<int> Planner::counts(const Gpu& g, const Platform& p) const {
     if (n >= first) out.push_back(n);
   if (first < machine) out.push_back(first);
   out.push_back(machine);
-  if (p.machines_joinable && g.segment != Segment::consumer)
-    for (int m = 2; m * machine <= kMaxGpusSearched; m *= 2) out.push_back(m * machine);
+  for (int m = 2; m * machine <= kMaxGpusSearched; m *= 2)
+    if (rentable(p, g, m * machine)) out.push_back(m * machine);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   std::erase_if(out, [&](int n) { return n < first; });
