@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "gpuplan/memory.h"
+#include "gpuplan/model_arithmetic.h"
 #include "gpuplan/pricing.h"
 #include "names.h"
 
@@ -78,7 +79,7 @@ double checkpoint_bytes(const Request& q) {
   if (q.workload.method != Method::full && q.model.kind != ModelKind::cnn) {
     // An adapter checkpoint: the trainable weights with fp32 master copy and
     // Adam's two moments, 16 bytes per trainable parameter.
-    return lora_trainable_params(q.model, q.workload.lora) * 16;
+    return trainable_params(q.model, q.workload) * 16;
   }
   // The whole model state: weights and optimizer of the unsharded job.
   Workload w = q.workload;
