@@ -201,6 +201,24 @@ TEST(PlannerFit, MakesTheJobFitCheapestFirstAndSaysSo) {
   }
 }
 
+// CPU offload only as ZeRO-Offload (ZeRO-2), which the time model prices:
+// never ZeRO-3's parameter offload, whose PCIe gathers it does not carry.
+TEST(PlannerFit, OffloadIsNeverParameterOffload) {
+  for (const char* preset : {"qwen2.5-7b", "llama-3.1-70b"}) {
+    auto q = full_7b();
+    q["model"]["preset"] = preset;
+    q["prefs"]["scope"] = "global";
+    auto r = run(q);
+    for (const auto& s : r["plan"]["stages"]) {
+      if (!s["feasible"].get<bool>()) continue;
+      for (const auto& ch : s["workload_changes"])
+        if (ch["field"] == "workload.cpu_offload") {
+          EXPECT_NE(s["sharding"], "zero3") << preset << " " << s.dump().substr(0, 300);
+        }
+    }
+  }
+}
+
 // The planner changes nothing a job does not need.
 TEST(PlannerFit, AJobThatFitsIsNotChanged) {
   auto r = run(nlohmann::json::parse(R"({"locale":"en","model":{"preset":"resnet-50"},

@@ -258,12 +258,18 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
     w.sharding = sh;
     consider(w);
   }
-  // Last: the optimizer in host memory (DeepSpeed ZeRO-Offload), on the
-  // highest stage allowed, where nothing else fits at all: offload runs the
-  // optimizer step at host speed and moves every gradient over PCIe.
-  if (may_change && train && !base.cpu_offload && comfortable.empty() && tight.empty()) {
+  // Last: the optimizer in host memory (DeepSpeed ZeRO-Offload: ZeRO-2 with
+  // the optimizer on the CPU, Ren et al. 2021), where nothing else fits at
+  // all: the step runs at host speed and every gradient crosses PCIe, which
+  // the time model prices. Not on ZeRO-3, where offload also moves the
+  // parameters (ZeRO-Infinity) and every layer's gather would cross PCIe
+  // each pass, a cost the time model does not carry: such a plan would look
+  // far cheaper than it runs.
+  const Sharding offload_stage = count == 1 ? Sharding::none : Sharding::zero2;
+  const bool offload_allowed = !w0.sharding_requested || w0.sharding != Sharding::zero3;
+  if (may_change && train && offload_allowed && !base.cpu_offload && comfortable.empty() && tight.empty()) {
     Workload w = base;
-    w.sharding = shardings.back();
+    w.sharding = w0.sharding_requested && count > 1 ? shardings.back() : offload_stage;
     w.cpu_offload = true;
     consider(w);
   }
