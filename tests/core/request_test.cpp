@@ -185,11 +185,11 @@ TEST(Request, HardwareCountAndWorkloadGpusAreOneNumber) {
   auto q = parse_request(R"({"model":{"preset":"llama-2-7b"},"hardware":{"gpu":"rtx-4090","count":4}})", embedded_catalog());
   ASSERT_TRUE(q.ok()) << q.error().message;
   EXPECT_EQ(q.value().hardware->count, 4);
-  EXPECT_FALSE(q.value().workload.sharding_given);
+  EXPECT_FALSE(q.value().workload.sharding_requested);
   auto g = parse_request(R"({"model":{"preset":"llama-2-7b"},"workload":{"gpus":2,"sharding":"zero2"},"hardware":{"gpu":"rtx-4090"}})", embedded_catalog());
   ASSERT_TRUE(g.ok()) << g.error().message;
   EXPECT_EQ(g.value().hardware->count, 2);
-  EXPECT_TRUE(g.value().workload.sharding_given);
+  EXPECT_TRUE(g.value().workload.sharding_requested);
   auto same = parse_request(R"({"model":{"preset":"llama-2-7b"},"workload":{"gpus":4},"hardware":{"gpu":"rtx-4090","count":4}})", embedded_catalog());
   EXPECT_TRUE(same.ok());
   for (const char* locale : {"en", "zh-CN"}) {

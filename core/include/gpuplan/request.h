@@ -97,7 +97,7 @@ struct Workload {
   int kv_cache_bits = 16;
   int gpus = 1;                        // the GPUs one run uses; the same number as hardware.count (docs/api.md)
   Sharding sharding = Sharding::none;
-  bool sharding_given = false;         // the request names workload.sharding; otherwise the default above is free to change
+  bool sharding_requested = false;     // the request names workload.sharding: the planner never changes it
   bool cpu_offload = false;
   // Measured over estimated speed on the user's own hardware (request
   // `baseline`, docs/time-model.md); 1 without one. Every rate is multiplied by it.
@@ -167,6 +167,11 @@ struct Budget {
   std::string currency = "CNY";
 };
 
+// Which platforms a plan may use (contract v1.1 `prefs.scope`).
+enum class Scope { cn, global };
+inline constexpr Spelling<Scope> kScopeSpellings[] = {{Scope::cn, "cn"}, {Scope::global, "global"}};
+static_assert(spells_each_once(kScopeSpellings, Scope::global));
+
 struct Prefs {
   std::string billing;                 // empty: any billing option
   std::vector<std::string> platforms;  // empty: every platform
@@ -177,6 +182,9 @@ struct Prefs {
   double storage_gb = -1;              // disk kept for data, checkpoints and outputs; < 0: dataset + checkpoints
   double upload_mbps = 100;            // the user's upload bandwidth, 10^6 bit/s
   int group_size = 1;                  // people sharing one rented 8-GPU machine
+  // cn: platforms billing in CNY (Chinese marketplaces and clouds, campus);
+  // global: every platform. Default: cn under zh-CN, global otherwise.
+  Scope scope = Scope::cn;
 };
 
 // Rent versus buy: the card or workstation the user could buy instead.

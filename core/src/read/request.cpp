@@ -205,7 +205,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->integer("gpus", 1, kMaxGpus)) w.gpus = *v;
     if (auto v = r->spelled("sharding", kShardingSpellings)) {
       w.sharding = *v;
-      w.sharding_given = true;
+      w.sharding_requested = true;  // the planner keeps it (issue #13)
     }
     if (auto v = r->boolean("cpu_offload")) w.cpu_offload = *v;
     // Memory fields (docs/api.md, "Memory fields").
@@ -355,6 +355,8 @@ int read_runs(const Reader& s, Stage stage) {
 
 void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
   Locale l = q.locale;
+  // prefs.scope's default follows the locale (contract v1.1): a zh-CN user rents at home.
+  q.prefs.scope = l == Locale::zh_CN ? Scope::cn : Scope::global;
   if (const auto* stages = root.array("stages", kMaxStages)) {
     for (size_t i = 0; i < stages->size(); ++i) {
       Reader s = element(*stages, i, "stages", l, kStageFields);
@@ -390,6 +392,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     if (auto v = p->number("storage_gb", 0, 1e7)) q.prefs.storage_gb = *v;
     if (auto v = p->number("upload_mbps", 0.01, 1e6)) q.prefs.upload_mbps = *v;
     if (auto v = p->integer("group_size", 1, 1000)) q.prefs.group_size = *v;
+    if (auto v = p->spelled("scope", kScopeSpellings)) q.prefs.scope = *v;
   }
   if (auto b = root.object("buy", kBuyFields)) {
     BuyOption buy;
