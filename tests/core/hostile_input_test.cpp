@@ -14,8 +14,11 @@ namespace gpuplan::test {
 namespace {
 
 // CPU milliseconds plan() may take on the largest request the limits allow
-// (docs/api.md, "Limits"), natively.
-constexpr double kLargestPlanBudgetMs = 100;
+// (docs/api.md, "Limits"), natively. It holds the work bounded — 200 000 empty
+// stages took 11.5 s before the limits — with room for a loaded runner: the
+// request takes about 110 ms since the planner searches shardings and workload
+// changes per card (issue #13), 30 ms before.
+constexpr double kLargestPlanBudgetMs = 400;
 
 nlohmann::json error_of(const std::string& text) {
   JsonReply reply = plan_json(text);
