@@ -60,6 +60,9 @@ void Planner::build_offers() {
         offers_[i].education = true;
       }
   }
+  for (const PricedOffer& o : offers_)
+    if (std::find(billings_in_scope_.begin(), billings_in_scope_.end(), o.billing) == billings_in_scope_.end())
+      billings_in_scope_.push_back(o.billing);
   if (!q_.prefs.billing.empty()) {
     std::erase_if(offers_, [&](const PricedOffer& o) { return name_of(o.billing) != q_.prefs.billing; });
   }
@@ -398,7 +401,7 @@ void Planner::deadline(PlanResult& r, std::vector<std::vector<Candidate>>& front
     chosen_[size_t(best_stage)] = *best;
     StagePlan& sp = r.stages[size_t(best_stage)];
     sp.chosen = to_option(*best);
-    sp.why = msg("plan.why.deadline", {fixed(q_.prefs.deadline_days, 0)}) + " ";
+    sp.why = msg("plan.why.deadline", {duration_text(r.deadline_hours, q_.locale)}) + " ";
     r.wall_hours = total_wall();
   }
   r.meets_deadline = r.wall_hours <= r.deadline_hours + 1e-9;

@@ -145,7 +145,7 @@ TEST(PlanBilling, BillingNobodyOffersIsNamedAsSuch) {
     // Not the no-option text that blames memory.
     EXPECT_EQ(warning(r, "no_option"), nullptr) << r["warnings"].dump();
     EXPECT_EQ(text.find(std::string(locale) == "en" ? "holds the job" : "装得下"), std::string::npos) << text;
-    EXPECT_FALSE(r["plan"]["within_budget"].get<bool>() && r["plan"].contains("budget"));
+    EXPECT_FALSE(r["plan"]["stages"][0]["feasible"].get<bool>()) << "nothing sells that billing: no option, no price";
   }
 }
 
@@ -198,11 +198,17 @@ TEST(PlanBilling, GroupSavingFollowsTheGroupsRealUse) {
     // A few hours a month each: a whole 8-card machine is far dearer than renting by the hour.
     EXPECT_LT(saving, 0) << g.dump();
   }
-  // Eight people who each keep a card busy most of the month: the seed's case, a real saving.
-  nlohmann::json busy = run(group_request(8, 500000));
+  // Eight people who each keep a card busy most of the month (about 680 of
+  // its 720 hours: the data scaled from the small run): the seed's case, a
+  // real saving, at most the package's own discount against on-demand.
+  nlohmann::json small = run(group_request(8, 3000));
+  double small_hours = 0;
+  for (const auto& s : small["plan"]["stages"]) small_hours += s["hours"].get<double>() * s["count"].get<int>();
+  ASSERT_GT(small_hours, 0);
+  nlohmann::json busy = run(group_request(8, std::floor(3000 * 680 / small_hours)));
   const nlohmann::json& g = busy["plan"]["group"];
   EXPECT_GT(g["utilization"].get<double>(), 0.5) << g.dump();
-  EXPECT_GT(g["saving_fraction"].get<double>(), 0.2) << g.dump();
+  EXPECT_GT(g["saving_fraction"].get<double>(), 0.05) << g.dump();
   EXPECT_LT(g["saving_fraction"].get<double>(), 1 - 1.46 / 2.0 + 1e-9) << "never more than the package's own discount";
 }
 
