@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -139,19 +138,23 @@ TEST_P(Labmate, AnswerIsOneAnEngineerWouldSign) {
   for (const char* field : {"feasible", "within_budget", "meets_deadline"})
     if (want.contains(field)) expect_equal(std::string("plan.") + field, want[field], plan.value(field, nlohmann::json()));
   if (want.contains("total_cost")) expect_in_range("plan.total_cost", want["total_cost"], plan.value("total_cost", nlohmann::json()));
-  // No plan ever costs nothing unless a price really is zero (issue 13: "¥0.00" under a green badge).
-  if (plan.value("feasible", true) && plan.contains("total_cost"))
+  // No case here has a free price, so no feasible plan costs nothing (issue 13: "¥0.00" under a green badge).
+  if (plan.value("feasible", true) && plan.contains("total_cost")) {
     EXPECT_GT(plan["total_cost"].get<double>(), 0) << "plan.total_cost: a feasible plan at 0";
+  }
 
   const std::vector<std::string> warned = codes(r.value("warnings", nlohmann::json::array()));
-  for (const auto& code : want.value("warnings", nlohmann::json::array()))
+  for (const auto& code : want.value("warnings", nlohmann::json::array())) {
     EXPECT_NE(std::find(warned.begin(), warned.end(), code.get<std::string>()), warned.end())
         << "warnings: expected " << code << " but got " << list(warned);
-  for (const auto& code : want.value("no_warnings", nlohmann::json::array()))
+  }
+  for (const auto& code : want.value("no_warnings", nlohmann::json::array())) {
     EXPECT_EQ(std::find(warned.begin(), warned.end(), code.get<std::string>()), warned.end())
         << "warnings: expected no " << code << " but got " << list(warned);
-  if (want.value("changes", false))
+  }
+  if (want.value("changes", false)) {
     EXPECT_FALSE(plan.value("changes", nlohmann::json::array()).empty()) << "plan.changes: expected some but got none";
+  }
 
   for (const auto& [name, stage_want] : want.value("stages", nlohmann::json::object()).items()) {
     const nlohmann::json* got = stage_named(plan, name);
@@ -187,12 +190,12 @@ TEST(LabmateTable, AtLeastThirtyWellFormedCases) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c["id"].get<std::string>());
     EXPECT_TRUE(c.contains("request") && c.contains("expect"));
-    std::ostringstream ranges;
     std::function<void(const nlohmann::json&)> walk = [&](const nlohmann::json& j) {
       if (j.is_object()) {
         for (const auto& [k, v] : j.items()) {
-          if (v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number())
+          if (v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number()) {
             EXPECT_LE(v[0].get<double>(), v[1].get<double>()) << k;
+          }
           walk(v);
         }
       }

@@ -38,7 +38,8 @@ std::string money(double x) {
 }
 
 const nlohmann::json* warning(const nlohmann::json& r, const std::string& code) {
-  for (const auto& w : r.value("warnings", nlohmann::json::array()))
+  if (!r.contains("warnings")) return nullptr;
+  for (const auto& w : r["warnings"])
     if (w.value("code", "") == code) return &w;
   return nullptr;
 }
@@ -203,7 +204,7 @@ TEST(PlanBilling, GroupSavingFollowsTheGroupsRealUse) {
   // real saving, at most the package's own discount against on-demand.
   nlohmann::json small = run(group_request(8, 3000));
   double small_hours = 0;
-  for (const auto& s : small["plan"]["stages"]) small_hours += s["hours"].get<double>() * s["count"].get<int>();
+  for (const auto& s : small["plan"]["stages"]) small_hours += s["run_hours"].get<double>() * s["gpus_per_run"].get<int>();
   ASSERT_GT(small_hours, 0);
   nlohmann::json busy = run(group_request(8, std::floor(3000 * 680 / small_hours)));
   const nlohmann::json& g = busy["plan"]["group"];

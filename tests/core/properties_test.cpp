@@ -222,8 +222,10 @@ TEST(PlanProperties, WallTimeMonotoneInCountWithinAMachine) {
       nlohmann::json r = run(request);
       ASSERT_TRUE(r.contains("gpus")) << r.dump();
       double hours = r["gpus"][0].value("hours", 0.0);
-      if (n > 1 && previous > 0 && hours > 0 && n > 2)  // 1 -> 2 may add the all-reduce; past it, never slower
+      // 1 -> 2 GPUs adds the all-reduce (another regime); from 2 on, within one machine, never slower.
+      if (n > 2 && previous > 0 && hours > 0) {
         EXPECT_LE(hours, previous * (1 + 1e-9)) << gpu << " " << sharding << " " << n << " GPUs: " << request.dump();
+      }
       previous = hours;
     }
   }
