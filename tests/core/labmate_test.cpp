@@ -156,7 +156,8 @@ TEST_P(Labmate, AnswerIsOneAnEngineerWouldSign) {
     EXPECT_FALSE(plan.value("changes", nlohmann::json::array()).empty()) << "plan.changes: expected some but got none";
   }
 
-  for (const auto& [name, stage_want] : want.value("stages", nlohmann::json::object()).items()) {
+  const nlohmann::json no_stages = nlohmann::json::object();
+  for (const auto& [name, stage_want] : (want.contains("stages") ? want["stages"] : no_stages).items()) {
     const nlohmann::json* got = stage_named(plan, name);
     ASSERT_NE(got, nullptr) << "plan.stages: expected a " << name << " stage";
     check_stage(name, stage_want, *got);

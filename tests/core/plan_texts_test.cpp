@@ -77,13 +77,13 @@ TEST(PlanTexts, DeadlineReadsInTheUnitOfItsSize) {
       {"locale", "en"},
       {"model", {{"preset", "qwen2.5-7b"}}},
       {"workload", {{"method", "lora"}, {"micro_batch", 1}, {"seq_len", 1024}, {"grad_checkpointing", true}}},
-      {"data", {{"samples", 200000}, {"epochs", 3}}},
+      {"data", {{"samples", 2000000}, {"epochs", 3}}},
       {"stages", {{{"stage", "formal"}, {"runs", 1}}}},
-      {"prefs", {{"deadline_days", 0.25}}}};
+      {"prefs", {{"deadline_days", 0.1}}}};
   nlohmann::json r = run(request);
   const nlohmann::json* w = warning(r, "deadline_missed");
   ASSERT_NE(w, nullptr) << r.dump();
-  EXPECT_NE((*w)["message"].get<std::string>().find("deadline of 6.0 h"), std::string::npos) << (*w)["message"];
+  EXPECT_NE((*w)["message"].get<std::string>().find("deadline of 2.4 h"), std::string::npos) << (*w)["message"];
 }
 
 // RunPod keeps billing volumes after a pod stops: a LoRA's adapter checkpoints
