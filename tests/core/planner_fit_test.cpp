@@ -137,6 +137,17 @@ TEST(PlannerFit, CountsAreMachinesAndGeForceNeverSpansOne) {
         EXPECT_EQ(per_run % machine, 0) << "whole machines only: " << o.dump();
       }
     });
+    // gpus[].cost is priced only where its count can be rented.
+    for (const auto& g : r["gpus"]) {
+      if (!g.contains("platform")) continue;
+      const Gpu* gpu = c.find_gpu(g["id"].get<std::string>());
+      const Platform* p = c.find_platform(g["platform"].get<std::string>());
+      ASSERT_TRUE(gpu && p);
+      const int count = g["count"];
+      EXPECT_TRUE(count <= p->machine_max_gpus ||
+                  (p->machines_joinable && gpu->segment != Segment::consumer && count % p->machine_max_gpus == 0))
+          << g["id"] << " x" << count << " on " << g["platform"];
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "gpuplan/memory.h"
+#include "gpuplan/model_arithmetic.h"
 #include "gpuplan/pricing.h"
 #include "names.h"
 
@@ -63,6 +64,12 @@ std::vector<PricedOffer> priced_offers(const Request& q, const Catalog& c, const
   return offers;
 }
 
+bool rentable(const Platform& p, const Gpu& g, int count) {
+  const int machine = std::max(1, p.machine_max_gpus);
+  if (count <= machine) return true;
+  return p.machines_joinable && g.segment != Segment::consumer && count % machine == 0;
+}
+
 // Checkpoints kept on disk (the last and the best).
 constexpr int kCheckpointsKept = 2;
 
@@ -72,7 +79,7 @@ double checkpoint_bytes(const Request& q) {
   if (q.workload.method != Method::full && q.model.kind != ModelKind::cnn) {
     // An adapter checkpoint: the trainable weights with fp32 master copy and
     // Adam's two moments, 16 bytes per trainable parameter.
-    return lora_trainable_params(q.model, q.workload.lora) * 16;
+    return trainable_params(q.model, q.workload) * 16;
   }
   // The whole model state: weights and optimizer of the unsharded job.
   Workload w = q.workload;

@@ -32,6 +32,11 @@ bool platform_in_scope(const Request& q, const Platform& p);
 // only the card `hardware` pins.
 std::vector<PricedOffer> priced_offers(const Request& q, const Catalog& c, const std::string& currency);
 
+// Whether `p` rents `count` cards of `g` for one job: up to one machine, or
+// whole machines where the platform joins them and the card is not a GeForce
+// (no peer-to-peer; hosts sold one at a time). Machines, not counts (issue #13).
+bool rentable(const Platform& p, const Gpu& g, int count);
+
 // One checkpoint's bytes (written on spot, kept on disk): the adapter's
 // weights and optimizer, or the whole model state of the unsharded job.
 double checkpoint_bytes(const Request& q);
