@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "gpuplan/catalog.h"
 #include "gpuplan/memory.h"
 #include "gpuplan/request.h"
 #include "test_support.h"
@@ -134,6 +135,145 @@ TEST(Properties, Zero3PerGpuMemoryFallsAsGpusGrow) {
       if (previous > 0) EXPECT_LE(now, previous) << gpus << " GPUs";
       previous = now;
     }
+  }
+}
+
+// ---------------------------------------------------------------- plans
+// Properties of plans (issue 13, item 9): whatever the catalog's prices, a plan
+// must move the right way. A few hundred requests of every kind, with stages.
+
+nlohmann::json with_stages(nlohmann::json request, uint32_t runs) {
+  request["workload"]["gpus"] = 1;
+  request["workload"].erase("sharding");
+  request["workload"]["cpu_offload"] = false;
+  if (!request.contains("data")) request["data"] = {{"samples", 5000}, {"epochs", 1}};
+  request["stages"] = {{{"stage", "debug"}, {"runs", 1}}, {{"stage", "formal"}, {"runs", runs}}};
+  return request;
+}
+
+// The largest machine a marketplace rents with consumer cards (issue 13: 1-8
+// or 1-10 GeForce cards on PCIe); GeForce cards never span machines.
+constexpr int kLargestGeForceMachine = 10;
+
+bool is_consumer(const std::string& gpu) {
+  const Gpu* g = embedded_catalog().find_gpu(gpu);
+  return g && g->segment == Segment::consumer;
+}
+
+void expect_geforce_within_one_machine(const nlohmann::json& option, const std::string& where) {
+  if (!option.contains("gpu") || !is_consumer(option["gpu"])) return;
+  EXPECT_LE(option.value("count", 0), kLargestGeForceMachine) << where << ": " << option.dump();
+  EXPECT_LE(option.value("gpus_per_run", 0), kLargestGeForceMachine) << where << ": " << option.dump();
+}
+
+TEST(PlanProperties, StageCostsAddUpAndGeForceStaysInOneMachine) {
+  RandomRequests gen(1301);
+  for (int i = 0; i < 150; ++i) {
+    nlohmann::json request = with_stages(gen.next(), 1 + gen.below(6));
+    nlohmann::json r = run(request);
+    ASSERT_TRUE(r.contains("plan")) << request.dump() << "\n" << r.dump();
+    const nlohmann::json& plan = r["plan"];
+    double sum = 0;
+    for (const auto& s : plan["stages"]) {
+      sum += s.value("cost", 0.0);
+      if (!s.value("feasible", false)) continue;
+      expect_geforce_within_one_machine(s, "stage");
+      for (const auto& a : s.value("alternatives", nlohmann::json::array())) expect_geforce_within_one_machine(a, "alternative");
+      for (const auto& a : s.value("pareto", nlohmann::json::array())) expect_geforce_within_one_machine(a, "pareto");
+    }
+    EXPECT_NEAR(sum, plan["total_cost"].get<double>(), 1e-6 * (1 + sum)) << request.dump();
+  }
+}
+
+TEST(PlanProperties, MoreRunsNeverCostLess) {
+  RandomRequests gen(1302);
+  for (int i = 0; i < 60; ++i) {
+    nlohmann::json base = gen.next();
+    double previous = -1;
+    for (uint32_t runs : {1u, 2u, 3u, 5u, 8u}) {
+      nlohmann::json r = run(with_stages(base, runs));
+      ASSERT_TRUE(r.contains("plan")) << r.dump();
+      if (!r["plan"].value("feasible", true)) break;
+      bool all = true;
+      for (const auto& s : r["plan"]["stages"]) all = all && s.value("feasible", false);
+      if (!all) break;
+      double total = r["plan"]["total_cost"].get<double>();
+      EXPECT_GE(total, previous - 1e-9) << runs << " runs cost less than fewer: " << base.dump();
+      previous = total;
+    }
+  }
+}
+
+// Within one machine (one topology) more GPUs never make a run take longer.
+TEST(PlanProperties, WallTimeMonotoneInCountWithinAMachine) {
+  RandomRequests gen(1303);
+  const char* cards[] = {"rtx-4090", "rtx-3090", "a100-sxm4-80g", "h100-sxm"};
+  for (int i = 0; i < 40; ++i) {
+    nlohmann::json request = gen.next();
+    if (request["workload"]["mode"] != "train") continue;
+    if (!request.contains("data")) request["data"] = {{"samples", 20000}, {"epochs", 1}};
+    const char* gpu = gen.pick(cards);
+    const std::string sharding = request["workload"]["sharding"] == "none" ? "ddp" : request["workload"]["sharding"].get<std::string>();
+    double previous = 0;
+    for (int n = 1; n <= 8; ++n) {
+      request["workload"]["gpus"] = n;
+      request["workload"]["sharding"] = n == 1 ? "none" : sharding;
+      request["hardware"] = {{"gpu", gpu}, {"count", n}};
+      nlohmann::json r = run(request);
+      ASSERT_TRUE(r.contains("gpus")) << r.dump();
+      double hours = r["gpus"][0].value("hours", 0.0);
+      // 1 -> 2 GPUs adds the all-reduce (another regime); from 2 on, within one machine, never slower.
+      if (n > 2 && previous > 0 && hours > 0) {
+        EXPECT_LE(hours, previous * (1 + 1e-9)) << gpu << " " << sharding << " " << n << " GPUs: " << request.dump();
+      }
+      previous = hours;
+    }
+  }
+}
+
+TEST(PlanProperties, RequestedShardingIsKept) {
+  for (const char* sharding : {"ddp", "zero1", "zero2", "zero3"}) {
+    nlohmann::json request = {
+        {"model", {{"preset", "llama-3.1-8b"}}},
+        {"workload", {{"method", "lora"}, {"micro_batch", 1}, {"seq_len", 1024}, {"grad_checkpointing", true},
+                      {"gpus", 2}, {"sharding", sharding}}},
+        {"data", {{"samples", 5000}, {"epochs", 1}}},
+        {"stages", {{{"stage", "debug"}, {"runs", 1}}, {{"stage", "formal"}, {"runs", 2}}}}};
+    nlohmann::json r = run(request);
+    ASSERT_TRUE(r.contains("plan")) << r.dump();
+    for (const auto& s : r["plan"]["stages"]) {
+      if (!s.value("feasible", false)) continue;
+      EXPECT_EQ(s.value("sharding", std::string("(absent)")), sharding) << s.value("stage", "") << ": " << s.dump();
+    }
+  }
+}
+
+// Every figure of a plan: finite and, where a negative means nothing (a cost,
+// an hour, a saving, a total), never below 0. Plans with budgets, education,
+// groups and deadlines, so that changes, credits and group figures appear.
+TEST(PlanProperties, NoFigureNegativeWhereNegativeMeansNothing) {
+  RandomRequests gen(1304);
+  for (int i = 0; i < 150; ++i) {
+    nlohmann::json request = with_stages(gen.next(), 1 + gen.below(8));
+    request["budget"] = {{"amount", 1 + gen.below(3) * gen.below(2000)}, {"currency", "CNY"}};
+    request["prefs"] = {{"education", gen.below(2) == 0}, {"group_size", 1 + gen.below(8)}};
+    if (gen.below(3) == 0) request["prefs"]["deadline_days"] = 1 + gen.below(30);
+    JsonReply reply = plan_json(request.dump());
+    ASSERT_EQ(reply.exit_code, 0) << request.dump() << "\n" << reply.json;
+    nlohmann::json response = nlohmann::json::parse(reply.json);
+    // A group's saving may honestly be negative (the group costs more than
+    // renting by the hour): that figure is checked for finiteness only.
+    if (response["plan"].contains("group")) {
+      ASSERT_TRUE(std::isfinite(response["plan"]["group"]["saving_fraction"].get<double>()));
+      response["plan"]["group"].erase("saving_fraction");
+    }
+    expect_finite_non_negative(response, "", request);
+    if (HasFatalFailure()) return;
+    // Budget changes of a feasible plan save from its total (an infeasible
+    // plan's changes say what would make it feasible, at whatever cost).
+    if (!response["plan"].value("feasible", true)) continue;
+    for (const auto& ch : response["plan"].value("changes", nlohmann::json::array()))
+      EXPECT_LE(ch["new_total"].get<double>(), response["plan"]["total_cost"].get<double>() + 1e-9) << ch.dump();
   }
 }
 

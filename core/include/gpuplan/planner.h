@@ -112,9 +112,12 @@ struct GroupRentalPlan {
   Billing billing = Billing::on_demand;
   double machine_per_month = 0;
   double per_person_per_month = 0;
-  double per_person_gpu_hours_per_month = 0;
-  double hourly_equivalent_per_month = 0;  // the same GPU hours rented by the hour
-  double saving_fraction = 0;              // 1 − per_person / hourly_equivalent
+  double per_person_gpu_hours_per_month = 0;  // the member's own GPU hours (this plan's) per month of the rental
+  double hourly_equivalent_per_month = 0;  // the member's own GPU hours rented by the hour
+  double saving_fraction = 0;              // 1 − per_person / hourly_equivalent; negative when sharing costs more
+  double group_gpu_hours = 0;              // people × this plan's GPU hours
+  double months = 1;                       // whole months of the machine the group's hours need
+  double utilization = 0;                  // group_gpu_hours / (months × gpus × 720)
 };
 
 struct Advice {

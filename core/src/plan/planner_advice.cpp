@@ -10,6 +10,23 @@
 
 namespace gpuplan::planner_detail {
 
+// ---------------------------------------------------------------- texts
+
+std::string duration_text(double hours, Locale locale) {
+  if (!(hours > 0) || !std::isfinite(hours) || hours * 60 < 1) return message(locale, "duration.under_a_minute");
+  if (hours >= 48) return message(locale, "duration.days", {fixed(hours / 24, hours >= 240 ? 0 : 1)});
+  if (hours >= 1) return message(locale, "duration.hours", {hours_text(hours)});
+  return message(locale, "duration.minutes", {fixed(hours * 60, 0)});
+}
+
+std::string gb_text(double gb) {
+  if (gb >= 10) return fixed(gb, 0);
+  if (gb >= 1) return fixed(gb, 1);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", std::isfinite(gb) && gb > 0 ? gb : 0.0);
+  return buf;
+}
+
 // ---------------------------------------------------------------- why
 
 std::string Planner::why(const StagePlan& sp, const Candidate& c) {
@@ -75,7 +92,10 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
                                   fixed(o.spot->checkpoint_seconds, o.spot->checkpoint_seconds < 10 ? 1 : 0)});
   }
   if (o.billing == Billing::off_peak) add("plan.why.off_peak", {});
-  if (o.billing == Billing::monthly || o.billing == Billing::yearly) add("plan.why.package", {name_of(o.billing)});
+  // A package the search chose is the cheaper for this use; one the user
+  // forced may not be (then billing_warnings says what it costs more).
+  if (o.billing == Billing::monthly || o.billing == Billing::yearly)
+    add(q_.prefs.billing == name_of(o.billing) ? "plan.why.package_forced" : "plan.why.package", {name_of(o.billing)});
   if (o.education_discount) add("plan.why.education", {});
   return out;
 }
@@ -153,16 +173,31 @@ void Planner::rent_or_buy(PlanResult& r) {
   r.rent_vs_buy = plan;
 }
 
-// Seed 004: several people sharing one 8-GPU machine on a package price.
+// Seed 004: several people sharing one 8-GPU machine on a package price
+// ("8人合租一台8卡A100的机器，按年付费折算下来每人每天成本可能比按小时租用低60%").
+// The saving depends on use: each member needs this plan's GPU-hours H; the
+// group's people × H fill the machine's 8 × 720 GPU-hours a month for as many
+// whole months as that takes (at least one); each member pays the machine's
+// months / people, against H at the cheapest on-demand price. A small group or
+// a light use leaves the machine idle, and the saving turns negative: sharing
+// then costs more than renting by the hour, and the figure says so.
 void Planner::group_rental(PlanResult& r) {
   if (q_.prefs.group_size <= 1) return;
   const StagePlan* main = nullptr;
   for (const auto& sp : r.stages)
     if (sp.feasible && (!main || sp.stage == Stage::formal)) main = &sp;
   if (!main) return;
+  // The group chooses between a package and on-demand whatever billing this
+  // member's own plan was asked for: the offers without that filter.
+  std::vector<PricedOffer> scope = offers_;
+  if (!q_.prefs.billing.empty()) {
+    Request open = q_;
+    open.prefs.billing.clear();
+    scope = priced_offers(open, c_, currency_);
+  }
   const PricedOffer* package = nullptr;
   const PricedOffer* hourly = nullptr;
-  for (const auto& o : offers_) {
+  for (const auto& o : scope) {
     if (c_.gpus[o.gpu].id != main->chosen.gpu) continue;
     bool is_package = o.billing == Billing::monthly || o.billing == Billing::yearly;
     if (is_package && (!package || o.price < package->price)) package = &o;
@@ -170,15 +205,29 @@ void Planner::group_rental(PlanResult& r) {
   }
   const PricedOffer* rent = package ? package : hourly;
   if (!rent) return;
+  // The member's GPU hours in use: billed hours, except that a package's
+  // billed hours are whole periods, so there the runs' own hours count.
+  double member_gpu_hours = 0;
+  for (const auto& sp : r.stages) {
+    if (!sp.feasible) continue;
+    const StageOption& o = sp.chosen;
+    const bool package = o.billing == Billing::monthly || o.billing == Billing::yearly;
+    member_gpu_hours += package ? o.run_hours * sp.runs * o.gpus_per_run : o.hours * o.count;
+  }
+  if (member_gpu_hours <= 0) return;
   GroupRentalPlan g;
   g.people = q_.prefs.group_size;
   g.gpus = kMachineGpus;
   g.gpu = main->chosen.gpu;
   g.platform = rent->platform->id;
   g.billing = rent->billing;
-  g.machine_per_month = rent->price * kMachineGpus * kHoursPerMonth;
+  const double machine_month_gpu_hours = double(kMachineGpus) * kHoursPerMonth;
+  g.group_gpu_hours = g.people * member_gpu_hours;
+  g.months = std::max(1.0, std::ceil(g.group_gpu_hours / machine_month_gpu_hours - 1e-9));
+  g.utilization = g.group_gpu_hours / (g.months * machine_month_gpu_hours);
+  g.machine_per_month = rent->price * machine_month_gpu_hours;
   g.per_person_per_month = g.machine_per_month / g.people;
-  g.per_person_gpu_hours_per_month = double(kMachineGpus) * kHoursPerMonth / g.people;
+  g.per_person_gpu_hours_per_month = member_gpu_hours / g.months;
   g.hourly_equivalent_per_month = g.per_person_gpu_hours_per_month * (hourly ? hourly->price : rent->price);
   g.saving_fraction = g.hourly_equivalent_per_month > 0 ? 1 - g.per_person_per_month / g.hourly_equivalent_per_month : 0;
   r.group = g;
@@ -199,7 +248,9 @@ void Planner::warnings(PlanResult& r) {
   for (size_t i = 0; i < r.stages.size(); ++i) {
     const StagePlan& sp = r.stages[i];
     if (!sp.feasible) {
-      if (sp.runs > 0) warn("no_option", {name_of(sp.stage)});  // a stage of 0 runs is simply skipped
+      // A stage of 0 runs is simply skipped; one that found no offer because
+      // nobody sells the requested billing is billing_warnings' to explain.
+      if (sp.runs > 0 && !(offers_.empty() && !q_.prefs.billing.empty())) warn("no_option", {name_of(sp.stage)});
       continue;
     }
     const StageOption& o = sp.chosen;
@@ -226,7 +277,7 @@ void Planner::warnings(PlanResult& r) {
     }
     if (o.billing == Billing::spot && r.deadline_hours > 0 &&
         (q_.prefs.deadline_days <= 7 || r.wall_hours > 0.5 * r.deadline_hours))
-      warn("spot_near_deadline", {fixed(q_.prefs.deadline_days, 0)});
+      warn("spot_near_deadline", {duration_text(r.deadline_hours, q_.locale)});
     // prefs.scope global under zh-CN: an overseas platform's costs beyond its price.
     if (q_.locale == Locale::zh_CN && offer.platform->currency != "CNY")
       warn("cross_border", {platform, "1 USD = " + fixed(c_.fx.cny_per_usd, 2) + " CNY (" + c_.fx.as_of + ")"});
@@ -235,14 +286,48 @@ void Planner::warnings(PlanResult& r) {
     const double disk_gb = storage_gb();
     if (offer.platform->disk_bills_after_release && disk_gb > 0) {
       double per_month = storage_cost(disk_gb, offer.platform->free_storage_gb, offer.storage_per_gb_month, kHoursPerMonth);
-      if (per_month > 0) warn("disk_bills_after_release", {platform, fixed(disk_gb, 0), money(per_month), r.currency});
-      else warn("disk_bills_after_release_unpriced", {platform, fixed(disk_gb, 0)});
+      if (per_month > 0) warn("disk_bills_after_release", {platform, gb_text(disk_gb), money(per_month), r.currency});
+      else warn("disk_bills_after_release_unpriced", {platform, gb_text(disk_gb)});
     }
     if (sp.stage == Stage::debug && r.budget && *r.budget > 0 && o.cost > kDebugMaxShare * *r.budget)
       warn("debug_over_share", {percent(o.cost / *r.budget), percent(kDebugMaxShare)});
   }
   if (!r.meets_deadline)
-    warn("deadline_missed", {fixed(r.wall_hours / 24, 1), fixed(q_.prefs.deadline_days, 0)});
+    warn("deadline_missed", {duration_text(r.wall_hours, q_.locale), duration_text(r.deadline_hours, q_.locale)});
+  billing_warnings(r);
+}
+
+// ---------------------------------------------------------------- billing
+
+// Issue 13, "Billing stories that are not true". A requested billing that no
+// in-scope offer has is said as such (not blamed on memory); a package the
+// user forced is kept, and when it costs more than on-demand for this use the
+// warning gives both figures (the on-demand one from the same request planned
+// with on-demand billing, by the same rules).
+void Planner::billing_warnings(PlanResult& r) {
+  if (q_.prefs.billing.empty()) return;
+  const bool some_infeasible =
+      std::any_of(r.stages.begin(), r.stages.end(), [](const StagePlan& s) { return !s.feasible && s.runs > 0; });
+  if (offers_.empty() && some_infeasible) {
+    std::string offered;
+    for (Billing b : billings_in_scope_) offered += (offered.empty() ? "" : ", ") + std::string(name_of(b));
+    if (offered.empty()) r.warnings.push_back({"billing_unavailable", msg("plan.warn.billing_unavailable_none")});
+    else r.warnings.push_back({"billing_unavailable", msg("plan.warn.billing_unavailable", {q_.prefs.billing, offered})});
+    return;
+  }
+  const bool package = q_.prefs.billing == name_of(Billing::monthly) || q_.prefs.billing == name_of(Billing::yearly);
+  if (!package || some_infeasible) return;
+  Request hourly = q_;
+  hourly.prefs.billing = name_of(Billing::on_demand);
+  Evaluator e(hourly, c_);
+  PlanResult alt = Planner(e).run(false);
+  const bool alt_feasible = !alt.stages.empty() && std::all_of(alt.stages.begin(), alt.stages.end(), [](const StagePlan& s) {
+    return s.feasible || s.runs == 0;
+  });
+  if (!alt_feasible || r.total_cost <= alt.total_cost * (1 + 1e-9)) return;
+  r.warnings.push_back({"package_costs_more", msg("plan.warn.package_costs_more",
+                                                  {q_.prefs.billing, money(r.total_cost), money(alt.total_cost),
+                                                   r.currency, money(r.total_cost - alt.total_cost)})});
 }
 
 // ---------------------------------------------------------------- budget
@@ -298,16 +383,22 @@ void Planner::budget_changes(PlanResult& r) {
       changed.prefs.platforms = {p.id};
       consider("campus", changed, {p.name.in(q_.locale)});
     } else {
+      // Issue 20, item 8: the saving is taken from the same total it is
+      // subtracted from. The plan's total already has its education credits
+      // taken off; with the formal and revision compute free, the credits pay
+      // what is left first, so the total falls to max(0, total before
+      // credits - compute - credits) and the saving is min(compute, total).
       double compute = 0;
       for (const auto& sp : r.stages)
         if (sp.feasible && sp.stage != Stage::debug) compute += sp.chosen.compute_cost;
-      if (compute <= 0) continue;
+      const double saving = std::min(compute, r.total_cost);
+      if (saving <= 0) continue;
       BudgetChange ch;
       ch.code = "campus";
-      ch.saving = compute;
-      ch.new_total = r.total_cost - compute;
+      ch.saving = saving;
+      ch.new_total = r.total_cost - saving;
       ch.saving_is_upper_bound = true;
-      ch.message = msg("plan.change.campus_unpriced", {p.name.in(q_.locale), money(compute), r.currency});
+      ch.message = msg("plan.change.campus_unpriced", {p.name.in(q_.locale), money(saving), r.currency});
       r.changes.push_back(ch);
     }
     break;

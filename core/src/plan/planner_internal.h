@@ -61,6 +61,11 @@ inline std::string fixed(double x, int digits) {
 inline std::string money(double x) { return fixed(x, std::fabs(x) >= 100 ? 0 : 2); }
 inline std::string hours_text(double h) { return fixed(h, h >= 10 ? 0 : 1); }
 inline std::string percent(double f) { return fixed(100 * f, 0); }
+// A duration in the unit a reader would use: days from two days up, then
+// hours, minutes, "under a minute" (planner_advice.cpp). Never "0.0 days".
+std::string duration_text(double hours, Locale locale);
+// Gigabytes with the digits that keep a small disk from reading "0 GB".
+std::string gb_text(double gb);
 
 // One candidate, small and index-based: thousands are built per stage.
 struct Candidate {
@@ -107,6 +112,7 @@ class Planner {
   void rent_or_buy(PlanResult& r);
   void group_rental(PlanResult& r);
   void warnings(PlanResult& r);
+  void billing_warnings(PlanResult& r);
   std::string why(const StagePlan& sp, const Candidate& c);
   void apply_credits(PlanResult& r);
   std::string msg(std::string_view code, std::initializer_list<std::string> args = {}) const {
@@ -124,6 +130,9 @@ class Planner {
   double smallest_catalog_fit_bytes_ = 0;  // the same over the whole catalog, offered or not
   double checkpoint_bytes_ = -1;
   std::vector<Candidate> chosen_;     // per stage, parallel to the result's stages
+  // The billings the in-scope offers have before `prefs.billing` keeps one
+  // (for `billing_unavailable`: a billing nobody in scope sells).
+  std::vector<Billing> billings_in_scope_;
 };
 
 }  // namespace gpuplan::planner_detail

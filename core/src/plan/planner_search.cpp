@@ -17,7 +17,18 @@ namespace gpuplan {
 namespace planner_detail {
 // ---------------------------------------------------------------- offers
 
-void Planner::build_offers() { offers_ = priced_offers(q_, c_, currency_); }
+void Planner::build_offers() {
+  offers_ = priced_offers(q_, c_, currency_);
+  // When `prefs.billing` left nothing, the billings the in-scope offers do
+  // have, for billing_unavailable (planner_advice.cpp) to name.
+  if (!q_.prefs.billing.empty() && offers_.empty()) {
+    Request open = q_;
+    open.prefs.billing.clear();
+    for (const PricedOffer& o : priced_offers(open, c_, currency_))
+      if (std::find(billings_in_scope_.begin(), billings_in_scope_.end(), o.billing) == billings_in_scope_.end())
+        billings_in_scope_.push_back(o.billing);
+  }
+}
 
 // ---------------------------------------------------------------- memory fit
 
@@ -381,7 +392,7 @@ void Planner::deadline(PlanResult& r, std::vector<std::vector<Candidate>>& front
     chosen_[size_t(best_stage)] = *best;
     StagePlan& sp = r.stages[size_t(best_stage)];
     sp.chosen = to_option(*best);
-    sp.why = msg("plan.why.deadline", {fixed(q_.prefs.deadline_days, 0)}) + " ";
+    sp.why = msg("plan.why.deadline", {duration_text(r.deadline_hours, q_.locale)}) + " ";
     r.wall_hours = total_wall();
   }
   r.meets_deadline = r.wall_hours <= r.deadline_hours + 1e-9;

@@ -233,13 +233,16 @@ void write_group(JsonWriter& w, const GroupRentalPlan& g) {
   w.member("billing", name_of(g.billing));
   w.member("gpu", g.gpu);
   w.member("gpus", g.gpus);
+  w.member("group_gpu_hours", w.finite(g.group_gpu_hours, "group"));
   w.member("hourly_equivalent_per_month", w.finite(g.hourly_equivalent_per_month, "group"));
   w.member("machine_per_month", w.finite(g.machine_per_month, "group"));
+  w.member("months", w.finite(g.months, "group"));
   w.member("people", g.people);
   w.member("per_person_gpu_hours_per_month", w.finite(g.per_person_gpu_hours_per_month, "group"));
   w.member("per_person_per_month", w.finite(g.per_person_per_month, "group"));
   w.member("platform", g.platform);
   w.member("saving_fraction", w.finite(g.saving_fraction, "group"));
+  w.member("utilization", w.finite(g.utilization, "group"));
   w.end_object();
 }
 
