@@ -73,6 +73,8 @@ const char* name_of(Billing v) {
     case Billing::monthly: return "monthly";
     case Billing::yearly: return "yearly";
     case Billing::off_peak: return "off-peak";
+    case Billing::weekly: return "weekly";
+    case Billing::daily: return "daily";
   }
   return "";
 }

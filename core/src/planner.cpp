@@ -183,8 +183,9 @@ void Planner::build_offers() {
     // The user's own quotes override the catalog (contract: prices[]).
     for (const UserPrice& u : q_.prices)
       if (u.platform == p.id) add(gpu_index(u.gpu), u.billing, convert_currency(u.per_gpu_hour, u.currency, currency_, c_.fx));
+    // Only a list price stands as typical (contract v1.1): floors and promotions are not planned with.
     for (const Offer& o : p.offers)
-      add(gpu_index(o.gpu), o.billing, convert_currency(o.per_gpu_hour.typical, o.currency, currency_, c_.fx));
+      if (o.typical_known()) add(gpu_index(o.gpu), o.billing, convert_currency(o.per_gpu_hour.typical, o.currency, currency_, c_.fx));
     // Spot and off-peak prices derived from the platform's discount where no
     // explicit offer exists.
     const size_t listed = offers_.size();
@@ -280,7 +281,7 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
     if (f.count == 0) continue;
     const Gpu& gpu = c_.gpus[o.gpu];
     const Platform& p = *o.platform;
-    const bool package = o.billing == Billing::monthly || o.billing == Billing::yearly;
+    const bool package = is_package(o.billing);
     const double single_hours = e_.run_hours_at(o.gpu, f.count) * s.data_fraction;
     // Counts: the fewest that fit; more (within one machine) for the main
     // stages, for when one card is too slow or the deadline is near.
@@ -679,7 +680,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
                                   fixed(o.spot->checkpoint_seconds, o.spot->checkpoint_seconds < 10 ? 1 : 0)});
   }
   if (o.billing == Billing::off_peak) add("plan.why.off_peak", {});
-  if (o.billing == Billing::monthly || o.billing == Billing::yearly) add("plan.why.package", {name_of(o.billing)});
+  if (is_package(o.billing)) add("plan.why.package", {name_of(o.billing)});
   if (o.education_discount) add("plan.why.education", {});
   return out;
 }
@@ -768,8 +769,7 @@ void Planner::group_rental(PlanResult& r) {
   const PricedOffer* hourly = nullptr;
   for (const auto& o : offers_) {
     if (c_.gpus[o.gpu].id != main->chosen.gpu) continue;
-    bool is_package = o.billing == Billing::monthly || o.billing == Billing::yearly;
-    if (is_package && (!package || o.price < package->price)) package = &o;
+    if (is_package(o.billing) && (!package || o.price < package->price)) package = &o;
     if (o.billing == Billing::on_demand && (!hourly || o.price < hourly->price)) hourly = &o;
   }
   const PricedOffer* rent = package ? package : hourly;
@@ -821,8 +821,7 @@ void Planner::warnings(PlanResult& r) {
     // Seed 000: "有的平台写着低价，实际是包年折算价".
     const double used = o.hours;
     for (const auto& p : offers_) {
-      bool is_package = p.billing == Billing::monthly || p.billing == Billing::yearly;
-      if (!is_package || p.gpu != offer.gpu || p.price >= o.price_per_gpu_hour || used <= 0) continue;
+      if (!is_package(p.billing) || p.gpu != offer.gpu || p.price >= o.price_per_gpu_hour || used <= 0) continue;
       double billed = package_billed_hours(used / std::max(1, o.instances), p.billing) * std::max(1, o.instances);
       if (billed < used * 1.5) continue;  // the package is well used: not a trap
       warn("package_price_as_hourly", {p.platform->name.in(q_.locale), gpu_name, money(p.price), r.currency,

@@ -255,8 +255,8 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     q.budget = budget;
   }
   if (auto p = root.object("prefs")) {
-    if (auto v = p->choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak"})) {
-      static const char* names[] = {"on-demand", "spot", "monthly", "yearly", "off-peak"};
+    if (auto v = p->choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak", "weekly", "daily"})) {
+      static const char* names[] = {"on-demand", "spot", "monthly", "yearly", "off-peak", "weekly", "daily"};
       q.prefs.billing = names[*v];
     }
     if (const auto* list = p->array("platforms")) {
@@ -301,7 +301,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
       }
       if (auto v = pr.number("per_gpu_hour", 0, 1e6)) up.per_gpu_hour = *v;
       if (auto v = pr.choice("currency", {"CNY", "USD"})) up.currency = *v == 0 ? "CNY" : "USD";
-      if (auto v = pr.choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak"})) up.billing = Billing(*v);
+      if (auto v = pr.choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak", "weekly", "daily"})) up.billing = Billing(*v);
       q.prices.push_back(up);
     }
   }
