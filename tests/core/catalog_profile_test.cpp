@@ -94,6 +94,8 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
       for (const char* key : {"price_kind", "as_of", "source", "confidence"})
         EXPECT_TRUE(p["offers"][k].contains(key)) << p["id"] << " offer " << k << " lost " << key;
     }
+    EXPECT_FALSE(p.contains("low_cost_mode")) << p["id"];
+    EXPECT_EQ(p.value("cpu_only_per_hour", nlohmann::json()), f.value("cpu_only_per_hour", nlohmann::json())) << p["id"];
     // Billing rules reach the planner whole; only their prose is cut.
     if (f.contains("billing_rules")) {
       nlohmann::json rules = f["billing_rules"];
