@@ -104,13 +104,14 @@ std::string required_currency(const Reader& r, std::string_view key) {
 }
 
 // low <= typical <= high, none negative: a range that cannot be misread.
-PriceRange price_range(const Reader& r, std::string_view key) {
+// `max`: 1e5 per GPU-hour; a package's whole-period price (a year of an H100) goes higher.
+PriceRange price_range(const Reader& r, std::string_view key, double max = 1e5) {
   auto price = r.object(key);
   if (!price) invalid(r.child_path(key), "a price range {low, typical, high} is required");
   PriceRange out;
-  out.low = required_number(*price, "low", 0, 1e5);
-  out.typical = required_number(*price, "typical", 0, 1e5);
-  out.high = required_number(*price, "high", 0, 1e5);
+  out.low = required_number(*price, "low", 0, max);
+  out.typical = required_number(*price, "typical", 0, max);
+  out.high = required_number(*price, "high", 0, max);
   if (!(out.low <= out.typical && out.typical <= out.high)) invalid(price->path(), "low <= typical <= high is required");
   return out;
 }
@@ -206,21 +207,21 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   // A floor or a promotion is not what a user should expect: it carries no
   // typical price, so it can never stand as one.
   const bool typical_allowed = o.price_kind == PriceKind::list;
-  auto range = [&](std::string_view key) {
+  auto range = [&](std::string_view key, double max) {
     auto price = r.object(key);
     if (!price) invalid(r.child_path(key), "a price range {low, typical, high} is required");
-    if (typical_allowed) return price_range(r, key);
+    if (typical_allowed) return price_range(r, key, max);
     if (price->json().contains("typical"))
       invalid(price->child_path("typical"), std::string("a ") + (o.price_kind == PriceKind::floor ? "floor" : "promo") +
                                                 " price is not a typical price: give low and high, leave typical out");
     PriceRange out;
-    out.low = required_number(*price, "low", 0, 1e7);
-    out.high = required_number(*price, "high", 0, 1e7);
+    out.low = required_number(*price, "low", 0, max);
+    out.high = required_number(*price, "high", 0, max);
     if (!(out.low <= out.high)) invalid(price->path(), "low <= high is required");
     out.typical = out.low;
     return out;
   };
-  o.per_gpu_hour = range("per_gpu_hour");
+  o.per_gpu_hour = range("per_gpu_hour", 1e5);
   if (!(o.per_gpu_hour.high > 0)) invalid(r.child_path("per_gpu_hour"), "a price of zero is not a price");
   // A package as the platform quotes it (1052 per month), beside its hourly
   // equivalent (which the contract's per_gpu_hour always is): they must agree
@@ -228,7 +229,7 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   if (r.json().contains("per_period")) {
     const double hours = period_hours(o.billing);
     if (hours <= 0) invalid(r.child_path("per_period"), "only a daily, weekly, monthly or yearly package has a period price");
-    PriceRange period = range("per_period");
+    PriceRange period = range("per_period", 1e9);
     auto agrees = [&](double per_period, double per_hour) {
       return std::fabs(per_period / hours - per_hour) <= std::max(0.005, 0.005 * per_hour);
     };
