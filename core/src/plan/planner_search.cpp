@@ -107,7 +107,7 @@ double Planner::checkpoint_bytes() {
   if (q_.workload.method != Method::full && q_.model.kind != ModelKind::cnn) {
     // An adapter checkpoint: the trainable weights with fp32 master copy and
     // Adam's two moments, 16 bytes per trainable parameter.
-    checkpoint_bytes_ = lora_trainable_params(q_.model, q_.workload.lora) * 16;
+    checkpoint_bytes_ = trainable_params(q_.model, q_.workload) * 16;
     return checkpoint_bytes_;
   }
   // The whole model state: weights and optimizer of the unsharded job.

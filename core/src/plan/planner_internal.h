@@ -15,6 +15,7 @@
 #include "evaluation.h"
 #include "gpuplan/planner.h"
 #include "gpuplan/pricing.h"
+#include "gpuplan/throughput.h"
 #include "messages.h"
 
 namespace gpuplan::planner_detail {
@@ -52,7 +53,7 @@ inline constexpr double kAssumedSpotInterruptionsPerHour = 1.0 / 24;
 inline constexpr int kCheckpointsKept = 2;
 // A rented multi-GPU machine holds at most 8 cards (one node); packing and
 // data parallelism stay within it, as group rentals do (seed 004).
-inline constexpr int kMachineGpus = 8;
+inline constexpr int kMachineGpus = kGpusPerNode;  // gpuplan/throughput.h
 // Residential electricity in China is about 0.5–0.6 CNY/kWh (NDRC tiered
 // tariffs, first tier); 0.6 is the default unless the request gives its rate.
 inline constexpr double kDefaultElectricityCnyPerKwh = 0.6;
