@@ -22,7 +22,8 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
     if (!out.empty()) out += " ";
     out += msg(code, args);
   };
-  const std::string need_gib = fixed(e_.memory_at(c.gpus_per_run).total_bytes / kGiB, 1);
+  const FitChoice& choice = e_.fit(offer.gpu, c.gpus_per_run, true);
+  const std::string need_gib = fixed(choice.memory->total_bytes / kGiB, 1);
   switch (sp.stage) {
     case Stage::debug:
       add("plan.why.debug", {percent(sp.data_fraction), gpu.name, platform, std::to_string(sp.runs), hours_text(o.run_hours)});
@@ -41,12 +42,28 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
                                 [&](const PricedOffer& po) { return c_.gpus[po.gpu].memory_bytes >= limit; });
     if (excluded) add("plan.why.right_size", {fixed(limit / kGiB, 0)});
   }
-  const int fit = fit_[offer.gpu].count;
+  const int fit = c.fewest;
   if (o.gpus_per_run > fit) {
-    double one = e_.run_hours_at(offer.gpu, fit) * sp.data_fraction;
+    double one = e_.fit(offer.gpu, fit, true).hours * sp.data_fraction;
     add("plan.why.multi_gpu", {hours_text(one), std::to_string(o.gpus_per_run),
-                               percent(e_.throughput_at(offer.gpu, o.gpus_per_run).scaling_efficiency)});
+                               percent(choice.throughput.scaling_efficiency)});
   }
+  if (o.gpus_per_run > 1)
+    add(q_.workload.sharding_requested ? "plan.why.sharding_requested" : "plan.why.sharding",
+        {std::to_string(o.gpus_per_run), name_of(o.sharding)});
+  if (!o.workload_changes.empty()) {
+    std::string list;
+    const std::string sep = q_.locale == Locale::en ? "; " : "；";
+    const Workload& w = choice.workload;
+    auto item = [&](const std::string& text) { list += (list.empty() ? "" : sep) + text; };
+    if (w.grad_checkpointing && !q_.workload.grad_checkpointing) item(msg("plan.why.change.grad_checkpointing"));
+    if (w.optimizer != q_.workload.optimizer) item(msg("plan.why.change.optimizer"));
+    if (w.micro_batch != q_.workload.micro_batch)
+      item(msg("plan.why.change.micro_batch", {std::to_string(w.micro_batch), std::to_string(w.grad_accumulation)}));
+    if (w.cpu_offload && !q_.workload.cpu_offload) item(msg("plan.why.change.cpu_offload"));
+    add("plan.why.changes", {list});
+  }
+  if (o.tight_memory) add("plan.why.tight", {});
   if (o.parallel_runs > 1) add("plan.why.packed", {std::to_string(sp.runs), std::to_string(o.count)});
   else if (!o.separate_rentals && sp.runs > 1) add("plan.why.queued", {std::to_string(sp.runs)});
   if (o.separate_rentals && sp.stage != Stage::debug) add("plan.why.separate", {std::to_string(sp.runs)});
@@ -189,7 +206,7 @@ void Planner::warnings(PlanResult& r) {
     const Gpu& gpu = c_.gpus[offer.gpu];
     const std::string gpu_name = gpu.name;
     const std::string platform = offer.platform->name.in(q_.locale);
-    const double total = e_.memory_at(o.gpus_per_run).total_bytes;
+    const double total = e_.fit(offer.gpu, o.gpus_per_run, true).memory->total_bytes;
     if (o.tight_memory)
       warn("memory_within_headroom", {gpu_name, fixed(total / kGiB, 1), fixed(gpu.memory_bytes / kGiB, 0),
                                       percent(kDefaultHeadroom)});
@@ -208,6 +225,9 @@ void Planner::warnings(PlanResult& r) {
     if (o.billing == Billing::spot && r.deadline_hours > 0 &&
         (q_.prefs.deadline_days <= 7 || r.wall_hours > 0.5 * r.deadline_hours))
       warn("spot_near_deadline", {fixed(q_.prefs.deadline_days, 0)});
+    // prefs.scope global under zh-CN: an overseas platform's costs beyond its price.
+    if (q_.locale == Locale::zh_CN && offer.platform->currency != "CNY")
+      warn("cross_border", {platform, "1 USD = " + fixed(c_.fx.cny_per_usd, 2) + " CNY (" + c_.fx.as_of + ")"});
     if (sp.upload_hours > kLongUploadHours)
       warn("long_upload", {fixed(q_.prefs.dataset_gb, 0), hours_text(sp.upload_hours), fixed(q_.prefs.upload_mbps, 0)});
     const double disk_gb = storage_gb();

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "gpuplan/pricing.h"
 #include "gpuplan/throughput.h"
 #include "messages.h"
+#include "offers.h"
 
 namespace gpuplan::planner_detail {
 
@@ -31,26 +33,6 @@ inline constexpr double kSmallBudgetCny = 5000;
 // times the memory of the smallest one that holds the job (80 GB vs 24 GB) is
 // left out of the default choice unless nothing smaller meets the deadline.
 inline constexpr double kRightSizeFactor = 3;
-// One rental's start: create the instance, load the image, mount the data.
-// Seed 000 puts fixing an environment at "通常半小时内"; with a saved image
-// (seed 003) it is minutes. A quarter hour is billed per rental.
-inline constexpr double kSetupHours = 0.25;
-// Checkpoints are written to the instance's cloud disk. Alibaba Cloud ESSD PL0
-// gives up to 180 MB/s and PL1 350 MB/s (help.aliyun.com/document_detail/122389,
-// "ESSD 性能"); 200 MB/s is a typical data disk.
-inline constexpr double kCheckpointWriteBytesPerSecond = 200e6;
-// After a reclaim: a new instance, the image and the checkpoint read back.
-inline constexpr double kRestartSeconds = 600;
-// Off-peak windows (nights and weekends, seeds 000 and 003): a job that runs
-// only inside them progresses about half of the wall-clock time.
-inline constexpr double kOffPeakWindowFraction = 0.5;
-// Where a platform sells spot capacity but publishes no reclaim rate (none of
-// the catalog's do; AWS's Spot Instance Advisor gives only monthly buckets),
-// the planner assumes one reclaim per day of running, and says so
-// (`interruptions_assumed`). Pass a rate in the catalog to replace it.
-inline constexpr double kAssumedSpotInterruptionsPerHour = 1.0 / 24;
-// Checkpoints kept on disk (the last and the best).
-inline constexpr int kCheckpointsKept = 2;
 // A rented multi-GPU machine holds at most 8 cards (one node); packing and
 // data parallelism stay within it, as group rentals do (seed 004).
 inline constexpr int kMachineGpus = kGpusPerNode;  // gpuplan/throughput.h
@@ -59,6 +41,11 @@ inline constexpr int kMachineGpus = kGpusPerNode;  // gpuplan/throughput.h
 inline constexpr double kDefaultElectricityCnyPerKwh = 0.6;
 // Costs within half a percent are a tie, broken by the shorter wall time.
 inline constexpr double kTieFraction = 0.005;
+// A tight fit (inside the memory headroom) gives way to a comfortable option
+// costing up to 10 % more: about what one out-of-memory restart of a run
+// costs (the setup and the lost part of the run), which the headroom exists
+// to avoid. A judgement, not a fit: docs/api.md ("Making it fit").
+inline constexpr double kTightPreference = 0.10;
 // Upload time above which the user is warned.
 inline constexpr double kLongUploadHours = 2;
 // Pareto points listed in the response (the set is thinned evenly beyond it).
@@ -75,24 +62,11 @@ inline std::string money(double x) { return fixed(x, std::fabs(x) >= 100 ? 0 : 2
 inline std::string hours_text(double h) { return fixed(h, h >= 10 ? 0 : 1); }
 inline std::string percent(double f) { return fixed(100 * f, 0); }
 
-inline double spot_rate(const Platform& p) {
-  return p.spot_interruptions_per_hour > 0 ? p.spot_interruptions_per_hour : kAssumedSpotInterruptionsPerHour;
-}
-
-// A catalog or user price, in the plan's currency, with discounts applied.
-struct PricedOffer {
-  const Platform* platform = nullptr;
-  size_t gpu = 0;  // index into catalog.gpus
-  Billing billing = Billing::on_demand;
-  double price = 0;                  // per GPU hour, plan currency
-  double storage_per_gb_month = 0;   // plan currency
-  bool education = false;
-};
-
 // One candidate, small and index-based: thousands are built per stage.
 struct Candidate {
   int offer = 0;
   int gpus_per_run = 1;
+  int fewest = 1;       // the fewest GPUs of this card that hold the job on this platform
   int parallel = 1;
   bool separate = false;
   int instances = 1;
@@ -109,11 +83,6 @@ struct Candidate {
   double checkpoint_seconds = 0;
 };
 
-struct GpuFit {
-  int count = 0;       // planned count: fits with the headroom (or tight when nothing else)
-  bool tight = false;  // only fits inside the headroom
-};
-
 class Planner {
  public:
   Planner(Evaluator& e) : e_(e), q_(e.request()), c_(e.catalog()) {
@@ -125,14 +94,16 @@ class Planner {
  private:
   void build_offers();
   void fit_gpus();
+  std::vector<int> counts(const Gpu& g, const Platform& p) const;
   double checkpoint_bytes();
   std::vector<Candidate> candidates(const StageRequest& s);
   void choose(const StageRequest& s, const std::vector<Candidate>& all, StagePlan& out, std::vector<Candidate>& front,
               std::vector<Candidate>& full);
-  StageOption to_option(const Candidate& c) const;
+  StageOption to_option(const Candidate& c);
   Category classify();
   void deadline(PlanResult& r, std::vector<std::vector<Candidate>>& fronts);
   void budget_changes(PlanResult& r);
+  void nothing_fits(PlanResult& r);
   void rent_or_buy(PlanResult& r);
   void group_rental(PlanResult& r);
   void warnings(PlanResult& r);
@@ -148,7 +119,6 @@ class Planner {
   const Catalog& c_;
   std::string currency_;
   std::vector<PricedOffer> offers_;
-  std::vector<GpuFit> fit_;
   double need_bytes_ = 0;            // per GPU at count 1, headroom included
   double smallest_fit_bytes_ = 0;    // smallest offered card holding the job on its own
   double smallest_catalog_fit_bytes_ = 0;  // the same over the whole catalog, offered or not

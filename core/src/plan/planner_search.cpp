@@ -17,59 +17,11 @@ namespace gpuplan {
 namespace planner_detail {
 // ---------------------------------------------------------------- offers
 
-void Planner::build_offers() {
-  auto gpu_index = [&](const std::string& id) -> int {
-    for (size_t i = 0; i < c_.gpus.size(); ++i)
-      if (c_.gpus[i].id == id) return int(i);
-    return -1;
-  };
-  auto allowed_platform = [&](const Platform& p) {
-    return q_.prefs.platforms.empty() ||
-           std::find(q_.prefs.platforms.begin(), q_.prefs.platforms.end(), p.id) != q_.prefs.platforms.end();
-  };
-  for (const Platform& p : c_.platforms) {
-    if (!allowed_platform(p)) continue;
-    const double storage = convert_currency(p.storage_per_gb_month, p.currency, currency_, c_.fx);
-    const size_t first = offers_.size();
-    auto add = [&](int gpu, Billing b, double price_plan_currency) {
-      if (gpu < 0 || !(price_plan_currency > 0)) return;
-      if (q_.hardware && c_.gpus[size_t(gpu)].id != q_.hardware->gpu) return;
-      for (size_t i = first; i < offers_.size(); ++i)
-        if (offers_[i].gpu == size_t(gpu) && offers_[i].billing == b) return;  // first one wins: user, then catalog
-      PricedOffer o{&p, size_t(gpu), b, price_plan_currency, storage, false};
-      offers_.push_back(o);
-    };
-    // The user's own quotes override the catalog (contract: prices[]).
-    for (const UserPrice& u : q_.prices)
-      if (u.platform == p.id) add(gpu_index(u.gpu), u.billing, convert_currency(u.per_gpu_hour, u.currency, currency_, c_.fx));
-    // Only a list price stands as typical (contract v1.1): floors and promotions are not planned with.
-    for (const Offer& o : p.offers)
-      if (o.typical_known()) add(gpu_index(o.gpu), o.billing, convert_currency(o.per_gpu_hour.typical, o.currency, currency_, c_.fx));
-    // Spot and off-peak prices derived from the platform's discount where no
-    // explicit offer exists.
-    const size_t listed = offers_.size();
-    for (size_t i = first; i < listed; ++i) {
-      if (offers_[i].billing != Billing::on_demand) continue;
-      const PricedOffer base = offers_[i];
-      if (p.spot_discount > 0) add(int(base.gpu), Billing::spot, base.price * (1 - p.spot_discount));
-      if (p.off_peak_discount > 0) add(int(base.gpu), Billing::off_peak, base.price * (1 - p.off_peak_discount));
-    }
-    // Student discounts apply when the user says they qualify.
-    if (q_.prefs.education && p.education_discount > 0)
-      for (size_t i = first; i < offers_.size(); ++i) {
-        offers_[i].price *= 1 - p.education_discount;
-        offers_[i].education = true;
-      }
-  }
-  if (!q_.prefs.billing.empty()) {
-    std::erase_if(offers_, [&](const PricedOffer& o) { return name_of(o.billing) != q_.prefs.billing; });
-  }
-}
+void Planner::build_offers() { offers_ = priced_offers(q_, c_, currency_); }
 
 // ---------------------------------------------------------------- memory fit
 
 void Planner::fit_gpus() {
-  fit_.assign(c_.gpus.size(), {});
   need_bytes_ = e_.memory_at(std::max(1, q_.workload.gpus)).total_bytes * (1 + kDefaultHeadroom);
   smallest_fit_bytes_ = 0;
   std::vector<bool> used(c_.gpus.size(), false);
@@ -78,52 +30,46 @@ void Planner::fit_gpus() {
     const double capacity = c_.gpus[i].memory_bytes;
     if (need_bytes_ <= capacity && (smallest_catalog_fit_bytes_ == 0 || capacity < smallest_catalog_fit_bytes_))
       smallest_catalog_fit_bytes_ = capacity;
-    if (!used[i]) continue;
-    GpuFit f;
-    if (q_.hardware) {
-      f.count = q_.hardware->count;
-      double total = e_.memory_at(f.count).total_bytes;
-      if (total > c_.gpus[i].memory_bytes) f.count = 0;
-      else f.tight = total * (1 + kDefaultHeadroom) > c_.gpus[i].memory_bytes;
-    } else {
-      int first = std::max(1, q_.workload.gpus);
-      f.count = e_.fit_count(i, kDefaultHeadroom, first);
-      if (f.count == 0) {
-        f.count = e_.fit_count(i, 0, first);
-        f.tight = f.count > 0;
-      }
-    }
-    if (f.count == 1 && !f.tight &&
-        (smallest_fit_bytes_ == 0 || c_.gpus[i].memory_bytes < smallest_fit_bytes_))
-      smallest_fit_bytes_ = c_.gpus[i].memory_bytes;
-    fit_[i] = f;
+    if (!used[i] || q_.hardware) continue;
+    // The smallest card that holds the job on its own, comfortably (the
+    // right-size rule's yardstick), with the changes the planner may make.
+    if (std::max(1, q_.workload.gpus) == 1 && e_.fit(i, 1, true).fit == Fit::comfortable &&
+        (smallest_fit_bytes_ == 0 || capacity < smallest_fit_bytes_))
+      smallest_fit_bytes_ = capacity;
   }
+}
+
+// Machines, not counts: the GPU counts `p` rents of card `g`. One machine
+// carries any count up to its size (powers of two and the full machine are
+// tried, and the request's own count); several machines join only where the
+// platform joins them, and never GeForce cards, which have no peer-to-peer
+// link and are sold one host at a time.
+std::vector<int> Planner::counts(const Gpu& g, const Platform& p) const {
+  std::vector<int> out;
+  if (q_.hardware) {
+    out.push_back(q_.hardware->count);
+    return out;
+  }
+  const int first = std::max(1, q_.workload.gpus);
+  const int machine = std::max(1, p.machine_max_gpus);
+  for (int n = 1; n < machine; n *= 2)
+    if (n >= first) out.push_back(n);
+  if (first < machine) out.push_back(first);
+  out.push_back(machine);
+  for (int m = 2; m * machine <= kMaxGpusSearched; m *= 2)
+    if (rentable(p, g, m * machine)) out.push_back(m * machine);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  std::erase_if(out, [&](int n) { return n < first; });
+  return out;
 }
 
 double Planner::checkpoint_bytes() {
-  if (checkpoint_bytes_ >= 0) return checkpoint_bytes_;
-  checkpoint_bytes_ = 0;
-  if (q_.workload.mode == Mode::infer) return checkpoint_bytes_;
-  if (q_.workload.method != Method::full && q_.model.kind != ModelKind::cnn) {
-    // An adapter checkpoint: the trainable weights with fp32 master copy and
-    // Adam's two moments, 16 bytes per trainable parameter.
-    checkpoint_bytes_ = trainable_params(q_.model, q_.workload) * 16;
-    return checkpoint_bytes_;
-  }
-  // The whole model state: weights and optimizer of the unsharded job.
-  Workload w = q_.workload;
-  w.gpus = 1;
-  w.sharding = Sharding::none;
-  w.cpu_offload = false;
-  for (const auto& c : estimate_memory(q_.model, w).components)
-    if (c.id == "weights" || c.id == "optimizer") checkpoint_bytes_ += c.bytes;
+  if (checkpoint_bytes_ < 0) checkpoint_bytes_ = gpuplan::checkpoint_bytes(q_);
   return checkpoint_bytes_;
 }
 
-double Planner::storage_gb() {
-  if (q_.prefs.storage_gb >= 0) return q_.prefs.storage_gb;
-  return q_.prefs.dataset_gb + kCheckpointsKept * checkpoint_bytes() / 1e9;
-}
+double Planner::storage_gb() { return gpuplan::storage_gb(q_, checkpoint_bytes()); }
 
 // ---------------------------------------------------------------- candidates
 
@@ -136,31 +82,39 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
   const bool debug = s.stage == Stage::debug;
   for (size_t oi = 0; oi < offers_.size(); ++oi) {
     const PricedOffer& o = offers_[oi];
-    const GpuFit& f = fit_[o.gpu];
-    if (f.count == 0) continue;
     const Gpu& gpu = c_.gpus[o.gpu];
     const Platform& p = *o.platform;
-    const bool package = is_package(o.billing);
-    const double single_hours = e_.run_hours_at(o.gpu, f.count) * s.data_fraction;
-    // Counts: the fewest that fit; more (within one machine) for the main
-    // stages, for when one card is too slow or the deadline is near.
-    for (int n = f.count; n <= std::max(f.count, kMachineGpus); n *= 2) {
-      if (n > f.count && (debug || q_.hardware)) break;
-      double work_hours = n == f.count ? single_hours : e_.run_hours_at(o.gpu, n) * s.data_fraction;
+    const RentalTerms terms = rental_terms(p, o.billing, o.price, o.storage_per_gb_month);
+    const int machine = std::max(1, p.machine_max_gpus);
+    // Counts: the fewest that fit; more for the main stages, for when one
+    // card is too slow or the deadline is near.
+    int fewest = 0;
+    double single_hours = 0;
+    for (int n : counts(gpu, p)) {
+      if (fewest > 0 && (debug || q_.hardware)) break;
+      // Past one machine only where one machine is not enough: the job does
+      // not fit it, a full machine still needs more than three days a run
+      // (seed 003's multi-GPU rule), or a deadline may need the speed.
+      if (fewest > 0 && n > machine && q_.prefs.deadline_days <= 0 &&
+          e_.fit(o.gpu, machine, true).hours * s.data_fraction <= kMultiGpuAfterHours)
+        break;
+      const FitChoice& choice = e_.fit(o.gpu, n, true);
+      if (choice.fit == Fit::no) continue;
+      if (fewest == 0) {
+        fewest = n;
+        single_hours = choice.hours * s.data_fraction;
+      }
+      const double work_hours = choice.hours * s.data_fraction;
       Candidate base;
       base.offer = int(oi);
       base.gpus_per_run = n;
-      base.tight = f.tight;
-      double run_wall = work_hours, run_billed = work_hours;
-      if (o.billing == Billing::spot) {
-        base.checkpoint_seconds = checkpoint_bytes() / (kCheckpointWriteBytesPerSecond * n);
-        base.spot = estimate_spot(work_hours * kSecondsPerHour, base.checkpoint_seconds, kRestartSeconds,
-                                  spot_rate(p));
-        if (!base.spot.feasible) continue;
-        run_wall = run_billed = work_hours * (1 + base.spot.overhead_fraction);
-      } else if (o.billing == Billing::off_peak) {
-        run_wall = work_hours / kOffPeakWindowFraction;
-      }
+      base.fewest = fewest;
+      base.tight = choice.fit == Fit::tight;
+      const RunTime t = run_time(terms, work_hours, checkpoint_bytes(), n);
+      if (!t.feasible) continue;
+      base.checkpoint_seconds = t.checkpoint_seconds;
+      base.spot = t.spot;
+      const double run_wall = t.wall_hours, run_billed = t.billed_hours;
       base.run_hours = run_wall;
       // The policy: debug keeps to consumer cards; more GPUs than fit only
       // when one card would need more than three days.
@@ -169,19 +123,25 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
         base.relaxed = o.billing == Billing::on_demand || !q_.prefs.billing.empty();
         base.policy = base.relaxed && gpu.segment == Segment::consumer;
       }
-      if (n > f.count && single_hours <= kMultiGpuAfterHours) base.policy = false;
+      if (n > fewest && single_hours <= kMultiGpuAfterHours) base.policy = false;
       if (!debug && smallest_fit_bytes_ > 0 && gpu.memory_bytes >= kRightSizeFactor * smallest_fit_bytes_)
         base.policy = false;
 
+      // Every candidate is priced by the one rental price (gpuplan/pricing.h).
       auto price = [&](Candidate c, double used_hours_per_instance, double disks) {
-        double billed = package ? package_billed_hours(used_hours_per_instance, o.billing)
-                                : billed_seconds(used_hours_per_instance * kSecondsPerHour,
-                                                 p.billing_granularity_seconds, p.minimum_charge_seconds) /
-                                      kSecondsPerHour;
-        c.billed_hours = billed * c.instances;
-        c.compute_cost = o.price * c.billed_hours * n * c.parallel;
-        c.storage_cost = disks * storage_cost(disk_gb, p.free_storage_gb, o.storage_per_gb_month, c.wall_hours);
-        c.cost = c.compute_cost + c.storage_cost;
+        Rental r;
+        r.gpus = n;
+        r.parallel = c.parallel;
+        r.instances = c.instances;
+        r.used_hours = used_hours_per_instance;
+        r.disk_gb = disk_gb;
+        r.disks = disks;
+        r.disk_hours = c.wall_hours;
+        const RentalCost rc = price_rental(terms, r);
+        c.billed_hours = rc.billed_hours;
+        c.compute_cost = rc.compute_cost;
+        c.storage_cost = rc.storage_cost;
+        c.cost = rc.cost;
         out.push_back(c);
       };
       if (debug) {
@@ -195,7 +155,7 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
       }
       // Runs queued on one instance, `parallel` at a time (seed 003: seed runs
       // packed onto one multi-GPU instance, one start and one data transfer).
-      for (int par = 1; par <= runs && n * par <= std::max(n, kMachineGpus); par *= 2) {
+      for (int par = 1; par <= runs && n * par <= std::max(n, machine); par *= 2) {
         Candidate c = base;
         c.parallel = par;
         int waves = (runs + par - 1) / par;
@@ -280,7 +240,7 @@ const Candidate* best_value(const std::vector<Candidate>& front) {
 }
 }  // namespace
 
-StageOption Planner::to_option(const Candidate& c) const {
+StageOption Planner::to_option(const Candidate& c) {
   const PricedOffer& o = offers_[size_t(c.offer)];
   StageOption s;
   s.gpu = c_.gpus[o.gpu].id;
@@ -299,10 +259,14 @@ StageOption Planner::to_option(const Candidate& c) const {
   s.storage_cost = c.storage_cost;
   s.cost = c.cost;
   s.tight_memory = c.tight;
+  const FitChoice& choice = e_.fit(o.gpu, c.gpus_per_run, true);
+  s.fit = fit_name(choice.fit);
+  s.sharding = choice.workload.sharding;
+  s.workload_changes = choice.changes;
   s.education_discount = o.education;
   if (o.billing == Billing::spot) {
     SpotDetail d;
-    d.interruptions_per_hour = spot_rate(*o.platform);
+    d.interruptions_per_hour = spot_interruptions_per_hour(*o.platform);
     d.interruptions_assumed = !(o.platform->spot_interruptions_per_hour > 0);
     d.checkpoint_seconds = c.checkpoint_seconds;
     d.checkpoint_interval_hours = c.spot.checkpoint_interval_seconds / kSecondsPerHour;
@@ -315,13 +279,18 @@ StageOption Planner::to_option(const Candidate& c) const {
 
 void Planner::choose(const StageRequest& s, const std::vector<Candidate>& all, StagePlan& out,
                      std::vector<Candidate>& front, std::vector<Candidate>& full) {
+  Filter used = Filter::policy;
   front = pareto_front(all, Filter::policy);
   bool relaxed = false;
   if (front.empty()) {
+    used = Filter::relaxed;
     front = pareto_front(all, Filter::relaxed);
     relaxed = true;
   }
-  if (front.empty()) front = pareto_front(all, Filter::all);
+  if (front.empty()) {
+    used = Filter::all;
+    front = pareto_front(all, Filter::all);
+  }
   full = pareto_front(all, Filter::all);
   if (front.empty()) return;
   // Formal and revision: when some option finishes a run within three days,
@@ -334,6 +303,18 @@ void Planner::choose(const StageRequest& s, const std::vector<Candidate>& all, S
     if (!quick.empty() && quick.size() < pool.size()) pool = quick;
   }
   const Candidate* pick = cheapest(pool);
+  // A tight fit is valid but preferred less: a comfortable option of the
+  // same kind costing at most kTightPreference more wins over it.
+  if (pick->tight) {
+    const bool quick_only = s.stage != Stage::debug && pick->run_hours <= kMultiGpuAfterHours;
+    for (const auto& c : all) {
+      if (c.cost > pick->cost * (1 + kTightPreference) + 1e-9) break;
+      if (c.tight || (used != Filter::all && !(used == Filter::policy ? c.policy : c.relaxed))) continue;
+      if (quick_only && c.run_hours > kMultiGpuAfterHours) continue;
+      pick = &c;
+      break;
+    }
+  }
   out.feasible = true;
   out.chosen = to_option(*pick);
   chosen_.push_back(*pick);
@@ -357,8 +338,9 @@ Category Planner::classify() {
   double best_consumer = std::numeric_limits<double>::infinity();
   double best_single = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < c_.gpus.size(); ++i) {
-    if (e_.fit_count(i, kDefaultHeadroom) != 1) continue;
-    double h = e_.run_hours_at(i, 1);
+    const FitChoice& one = e_.fit(i, 1, true);
+    if (one.fit != Fit::comfortable) continue;
+    double h = one.hours;
     best_single = std::min(best_single, h);
     if (c_.gpus[i].segment == Segment::consumer) best_consumer = std::min(best_consumer, h);
   }
@@ -466,11 +448,17 @@ PlanResult Planner::run(bool with_changes) {
 
   }
   if (r.budget) r.within_budget = r.total_cost <= *r.budget + 1e-9;
+  // Honest failure: a requested stage with no option makes the plan
+  // infeasible, never a cheap one (a stage of 0 runs is simply skipped).
+  for (const auto& sp : r.stages)
+    if (!sp.feasible && sp.runs > 0) r.feasible = false;
+  if (!r.feasible) r.within_budget = false;
 
   rent_or_buy(r);
   group_rental(r);
   warnings(r);
-  if (with_changes && r.budget && !r.within_budget) budget_changes(r);
+  if (with_changes && !r.feasible) nothing_fits(r);
+  if (with_changes && r.budget && !r.within_budget && r.feasible) budget_changes(r);
   // Seed 003: under 5000 CNY, keep the money for the core experiments.
   if (r.budget && convert_currency(*r.budget, currency_, "CNY", c_.fx) < kSmallBudgetCny)
     r.advice.push_back({"small-budget", msg("plan.advice.small_budget")});
