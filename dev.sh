@@ -8,6 +8,7 @@
 #   ./dev.sh test           build, then run every test suite
 #   ./dev.sh bench          performance budgets: plan() natively and in wasm, page weight, first figure
 #   ./dev.sh fuzz [SECONDS] run the libFuzzer targets (clang, ASan + UBSan)
+#   ./dev.sh prices         regenerate the dated price table in docs/catalog.md from the catalog
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -150,12 +151,24 @@ fuzz() {
   done
 }
 
+# The price table in docs/catalog.md is generated from the catalog the CLI
+# carries (tools/price_table.mjs); tests/js/price_table.test.mjs fails when
+# the committed table is not the catalog's.
+prices() {
+  setup
+  cmake --preset native >/dev/null
+  cmake --build --preset native --target gpuplan_cli
+  say "regenerating the price table in docs/catalog.md"
+  build/native/bin/gpuplan catalog | node tools/price_table.mjs --write docs/catalog.md
+}
+
 case "${1:-}" in
   setup) setup ;;
+  prices) prices ;;
   build) build ;;
   serve) serve ;;
   test) run_tests ;;
   bench) bench ;;
   fuzz) shift; fuzz "$@" ;;
-  *) sed -n '2,11p' "$0"; exit 1 ;;
+  *) sed -n '2,12p' "$0"; exit 1 ;;
 esac

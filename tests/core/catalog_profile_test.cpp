@@ -90,6 +90,17 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
       nlohmann::json offer = f["offers"][k];
       offer.erase("note");
       EXPECT_EQ(p["offers"][k], offer) << p["id"];
+      // The page marks each price's kind and age (issue #14: freshness a student can see).
+      for (const char* key : {"price_kind", "as_of", "source", "confidence"})
+        EXPECT_TRUE(p["offers"][k].contains(key)) << p["id"] << " offer " << k << " lost " << key;
+    }
+    EXPECT_FALSE(p.contains("low_cost_mode")) << p["id"];
+    EXPECT_EQ(p.value("cpu_only_per_hour", nlohmann::json()), f.value("cpu_only_per_hour", nlohmann::json())) << p["id"];
+    // Billing rules reach the planner whole; only their prose is cut.
+    if (f.contains("billing_rules")) {
+      nlohmann::json rules = f["billing_rules"];
+      rules.erase("notes");
+      EXPECT_EQ(p["billing_rules"], rules) << p["id"];
     }
   }
   // Scenarios (explanations and sources), the exchange rate and purchase

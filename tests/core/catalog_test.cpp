@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/pricing.h"
 #include "test_support.h"
 
 namespace gpuplan::test {
@@ -70,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(
         Breakage{"offer_currency", "/platforms/0/offers/0/currency", "EUR", "platforms[0].offers[0].currency"},
         Breakage{"unknown_billing", "/platforms/0/offers/0/billing", "hourly", "platforms[0].offers[0].billing"},
         Breakage{"second_offer_same_billing", "/platforms/0/offers/1",
-                 nlohmann::json::parse(R"({"gpu":"g1","billing":"on-demand","per_gpu_hour":{"low":1,"typical":1,"high":1},"currency":"CNY","as_of":"2026","source":"s"})"),
+                 nlohmann::json::parse(R"({"gpu":"g1","billing":"on-demand","price_kind":"list","per_gpu_hour":{"low":1,"typical":1,"high":1},"currency":"CNY","as_of":"2026","source":"s","confidence":"low"})"),
                  "platforms[0].offers[1].gpu"},
         Breakage{"duplicate_platform", "/platforms/1",
                  nlohmann::json::parse(R"({"id":"p1","name":"again","kind":"cloud","currency":"USD","sources":["x"]})"), "platforms[1].id"},
@@ -94,16 +96,132 @@ INSTANTIATE_TEST_SUITE_P(
                  nlohmann::json::parse(R"({"amount":1599,"currency":"USD","source":"msrp"})"), "gpus[0].purchase.as_of"},
         Breakage{"purchase_negative", "/gpus/0/purchase",
                  nlohmann::json::parse(R"({"amount":-1,"currency":"USD","as_of":"2022","source":"msrp"})"), "gpus[0].purchase.amount"},
+        Breakage{"missing_price_kind", "/platforms/0/offers/0/price_kind", nullptr, "platforms[0].offers[0].price_kind"},
+        Breakage{"unknown_price_kind", "/platforms/0/offers/0/price_kind", "typical", "platforms[0].offers[0].price_kind"},
+        Breakage{"missing_offer_confidence", "/platforms/0/offers/0/confidence", nullptr, "platforms[0].offers[0].confidence"},
+        // A floor (the cheapest listing seen) or a promotion used as the typical price.
+        Breakage{"floor_as_typical", "/platforms/0/offers/0/price_kind", "floor", "platforms[0].offers[0].per_gpu_hour.typical"},
+        Breakage{"promo_as_typical", "/platforms/0/offers/0/price_kind", "promo", "platforms[0].offers[0].per_gpu_hour.typical"},
+        Breakage{"zero_price", "/platforms/0/offers/0/per_gpu_hour", nlohmann::json::parse(R"({"low":0,"typical":0,"high":0})"),
+                 "platforms[0].offers[0].per_gpu_hour"},
+        Breakage{"period_price_on_hourly_billing", "/platforms/0/offers/0/per_period",
+                 nlohmann::json::parse(R"({"low":720,"typical":1440,"high":2160})"), "platforms[0].offers[0].per_period"},
+        Breakage{"package_not_a_billing", "/platforms/0/billing_rules",
+                 nlohmann::json::parse(R"({"packages":["monthly","on-demand"]})"), "platforms[0].billing_rules.packages[1]"},
+        Breakage{"disk_priced_twice", "/platforms/0/storage", nlohmann::json::parse(R"({"per_gb_day":0.0066,"per_gb_month":0.2})"),
+                 "platforms[0].storage.per_gb_day"},
+        Breakage{"stopped_price_on_disk_free_while_stopped", "/platforms/0/storage",
+                 nlohmann::json::parse(R"({"per_gb_month":0.2,"bills_while_stopped":false,"stopped_per_gb_month":0.2})"),
+                 "platforms[0].storage.stopped_per_gb_month"},
+        Breakage{"release_after_zero_days", "/platforms/0/billing_rules", nlohmann::json::parse(R"({"release_after_stopped_days":0})"),
+                 "platforms[0].billing_rules.release_after_stopped_days"},
+        Breakage{"negative_minimum_balance", "/platforms/0/billing_rules", nlohmann::json::parse(R"({"minimum_balance":-1})"),
+                 "platforms[0].billing_rules.minimum_balance"},
         Breakage{"fx_without_source", "/fx/source", nullptr, "fx.source"},
         Breakage{"fx_without_as_of", "/fx/as_of", nullptr, "fx.as_of"}),
     [](const ::testing::TestParamInfo<Breakage>& info) { return std::string(info.param.name); });
+
+// A monthly package as the platform quotes it, beside its hourly equivalent.
+nlohmann::json monthly_offer(double per_month, double per_hour) {
+  return {{"gpu", "g1"},          {"billing", "monthly"},
+          {"price_kind", "list"}, {"per_period", {{"low", per_month}, {"typical", per_month}, {"high", per_month}}},
+          {"per_gpu_hour", {{"low", per_hour}, {"typical", per_hour}, {"high", per_hour}}},
+          {"currency", "CNY"},    {"as_of", "2026-10"},
+          {"source", "https://example.org/price"},
+          {"confidence", "medium"}};
+}
+
+TEST(Catalog, AFloorIsKeptButNeverTypical) {
+  nlohmann::json c = minimal_catalog();
+  c["platforms"][0]["offers"].push_back({{"gpu", "g1"}, {"billing", "on-demand"}, {"price_kind", "floor"},
+                                         {"per_gpu_hour", {{"low", 0.76}, {"high", 1.2}}}, {"currency", "CNY"},
+                                         {"as_of", "2026"}, {"source", "unverified"}, {"confidence", "low"}});
+  Result<Catalog> r = parse_catalog(c.dump());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& offers = r.value().platforms[0].offers;
+  ASSERT_EQ(offers.size(), 2u);
+  EXPECT_TRUE(offers[0].typical_known());
+  EXPECT_EQ(offers[1].price_kind, PriceKind::floor);
+  EXPECT_FALSE(offers[1].typical_known());
+  // Never a zero that could read as free.
+  EXPECT_EQ(offers[1].per_gpu_hour.typical, 0.76);
+  // A second floor for the same card and billing is one range.
+  c["platforms"][0]["offers"].push_back(c["platforms"][0]["offers"][1]);
+  r = parse_catalog(c.dump());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "platforms[0].offers[2].gpu");
+}
+
+TEST(Catalog, APackageQuotedPerPeriodMustAgreeWithItsHourlyFigure) {
+  nlohmann::json c = minimal_catalog();
+  c["platforms"][0]["offers"].push_back(monthly_offer(1052, 1052.0 / 720));
+  Result<Catalog> r = parse_catalog(c.dump());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const Offer& o = r.value().platforms[0].offers[1];
+  ASSERT_TRUE(o.per_period.has_value());
+  EXPECT_EQ(o.per_period->typical, 1052);
+  EXPECT_TRUE(is_package(o.billing));
+  // 1052 a month read as 1052 / 730 h (a calendar month) is off by 1.4 %: refused.
+  c["platforms"][0]["offers"][1] = monthly_offer(1052, 1052.0 / 730);
+  r = parse_catalog(c.dump());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "platforms[0].offers[1].per_gpu_hour");
+  // Weekly and daily packages: 7 x 24 and 24 hours.
+  nlohmann::json weekly = monthly_offer(168, 1);
+  weekly["billing"] = "weekly";
+  nlohmann::json daily = monthly_offer(36, 1.5);
+  daily["billing"] = "daily";
+  c["platforms"][0]["offers"][1] = weekly;
+  c["platforms"][0]["offers"].push_back(daily);
+  r = parse_catalog(c.dump());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value().platforms[0].offers[1].billing, Billing::weekly);
+  EXPECT_EQ(r.value().platforms[0].offers[2].billing, Billing::daily);
+}
+
+TEST(Catalog, BillingRulesNobodyStatedAreUnknownNotZero) {
+  Result<Catalog> bare = parse_catalog(minimal_catalog().dump());
+  ASSERT_TRUE(bare.ok());
+  const BillingRules& none = bare.value().platforms[0].rules;
+  EXPECT_FALSE(none.granularity_seconds);
+  EXPECT_FALSE(none.disk_per_gb_day);
+  EXPECT_FALSE(none.disk_bills_while_stopped);
+  EXPECT_FALSE(none.release_after_stopped_days);
+  EXPECT_FALSE(none.egress_per_gb);
+  EXPECT_FALSE(none.minimum_balance);
+  EXPECT_FALSE(none.low_cost_mode_per_hour);
+  EXPECT_TRUE(none.packages.empty());
+
+  nlohmann::json c = minimal_catalog();
+  auto& p = c["platforms"][0];
+  p["billing_rules"] = {{"granularity_seconds", 1}, {"minimum_balance", 100}, {"release_after_stopped_days", 15},
+                        {"packages", {"daily", "weekly", "monthly"}}};
+  p["storage"] = {{"per_gb_day", 0.0066}, {"bills_while_stopped", true}, {"free_gb", 50}};
+  p["egress_per_gb"] = 0;  // a stated zero is a rule: free egress
+  p["cpu_only_per_hour"] = 0.1;
+  Result<Catalog> r = parse_catalog(c.dump());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const Platform& got = r.value().platforms[0];
+  EXPECT_EQ(got.rules.granularity_seconds, 1);
+  EXPECT_EQ(got.rules.minimum_balance, 100);
+  EXPECT_EQ(got.rules.release_after_stopped_days, 15);
+  EXPECT_EQ(got.rules.packages, (std::vector<Billing>{Billing::daily, Billing::weekly, Billing::monthly}));
+  EXPECT_EQ(got.rules.disk_per_gb_day, 0.0066);
+  EXPECT_EQ(got.rules.disk_bills_while_stopped, true);
+  EXPECT_EQ(got.rules.egress_per_gb, 0.0);
+  EXPECT_EQ(got.rules.low_cost_mode_per_hour, 0.1);
+  // The per-month figure the planner's storage cost reads: 0.0066 x 30 days.
+  EXPECT_NEAR(got.storage_per_gb_month, 0.198, 1e-12);
+}
 
 // The ids outside checks rely on (the contract's "Catalog ids" section).
 const std::vector<std::string> kContractGpus = {
     "t4", "v100-sxm2-16g", "v100-sxm2-32g", "rtx-2080ti", "rtx-3060", "rtx-3080", "rtx-3090",
     "rtx-4090", "rtx-4090d", "rtx-5090", "rtx-a6000", "titan-rtx", "a10", "a10g", "l4", "l20", "l40s",
     "a100-pcie-40g", "a100-sxm4-40g", "a100-pcie-80g", "a100-sxm4-80g", "a800-80g", "h100-pcie",
-    "h100-sxm", "h20", "h200", "b200", "ascend-910b"};
+    "h100-sxm", "h20", "h200", "b200", "ascend-910b",
+    // contract v1.1
+    "h800", "a40", "rtx-3080ti", "rtx-4080s", "rtx-pro-6000"};
 const std::vector<std::string> kContractPlatforms = {
     "autodl", "gpushare", "zhixingyun", "jianmi", "kufan", "aliyun", "tencentcloud", "huaweicloud",
     "campus", "aws", "gcp", "azure", "runpod", "vast", "lambda"};
@@ -145,6 +263,40 @@ TEST(EmbeddedCatalog, EveryPriceHasSourceDateAndOrderedPositiveRange) {
   EXPECT_GE(offers, 40u) << "the catalog lost most of its prices";
   EXPECT_FALSE(c.fx.source.empty());
   EXPECT_LE(c.fx.as_of, c.version);
+}
+
+// What the page shows as a price's source is something a student can open, or
+// an honest "unverified": never an internal file, a seed article's name or a
+// judgement of a guide's style (issue #14).
+TEST(EmbeddedCatalog, EveryPriceSourceIsAnAddressOrSaysUnverified) {
+  const Catalog& c = embedded_catalog();
+  auto check = [](const std::string& source, const std::string& where) {
+    const bool address = source.find("https://") != std::string::npos || source.find("http://") != std::string::npos;
+    EXPECT_TRUE(address || source.rfind("unverified", 0) == 0) << where << ": " << source;
+    for (const char* internal : {".txt", "种子文章", "seed article", "Seed 0", "LLM-style", "LLM-written"})
+      EXPECT_EQ(source.find(internal), std::string::npos) << where << " names \"" << internal << "\": " << source;
+  };
+  for (const auto& p : c.platforms) {
+    for (const auto& o : p.offers) check(o.source, p.id + " / " + o.gpu);
+    for (const auto& r : p.reference_rates) check(r.source, p.id + " / " + r.name.en);
+  }
+}
+
+// Issue #14: a domestic plan needs current Chinese prices. Every CNY offer is
+// dated within the last year of the catalog's version, and the 80 GB cards
+// Chinese platforms rent (A800, H800, H20) and the 4090D / 5090 have offers.
+TEST(EmbeddedCatalog, ChinesePlatformsListTheCardsStudentsRent) {
+  const Catalog& c = embedded_catalog();
+  const std::string year_before = std::to_string(std::stoi(c.version.substr(0, 4)) - 1) + c.version.substr(4);
+  std::set<std::string> cards;
+  for (const auto& p : c.platforms)
+    for (const auto& o : p.offers) {
+      if (o.currency != "CNY") continue;
+      EXPECT_GE(o.as_of, year_before.substr(0, o.as_of.size())) << p.id << " / " << o.gpu << " is stale";
+      if (o.typical_known()) cards.insert(o.gpu);
+    }
+  for (const char* gpu : {"rtx-4090", "rtx-4090d", "rtx-5090", "rtx-3090", "a800-80g", "h800", "h20"})
+    EXPECT_TRUE(cards.count(gpu)) << gpu << " has no list price on a Chinese platform";
 }
 
 TEST(EmbeddedCatalog, EveryGpuFigureHasItsSource) {
@@ -194,8 +346,11 @@ TEST(EmbeddedCatalog, PlatformsWithoutPricesAskForTheUsersQuote) {
     EXPECT_FALSE(p->prices_known) << id;
     EXPECT_FALSE(p->billing_notes.zh.empty()) << id << ": what is known (billing rules) belongs in the entry";
   }
-  for (const auto& p : c.platforms)
-    if (p.offers.empty()) EXPECT_FALSE(p.prices_known) << p.id;
+  for (const auto& p : c.platforms) {
+    if (p.offers.empty()) {
+      EXPECT_FALSE(p.prices_known) << p.id;
+    }
+  }
   const Platform* campus = c.find_platform("campus");
   ASSERT_NE(campus, nullptr);
   EXPECT_EQ(campus->kind, PlatformKind::campus);
@@ -208,8 +363,11 @@ TEST(EmbeddedCatalog, AscendIsMarkedAsNotRunningCuda) {
   const Gpu* ascend = embedded_catalog().find_gpu("ascend-910b");
   ASSERT_NE(ascend, nullptr);
   EXPECT_FALSE(ascend->cuda);
-  for (const auto& g : embedded_catalog().gpus)
-    if (g.id != "ascend-910b") EXPECT_TRUE(g.cuda) << g.id;
+  for (const auto& g : embedded_catalog().gpus) {
+    if (g.id != "ascend-910b") {
+      EXPECT_TRUE(g.cuda) << g.id;
+    }
+  }
 }
 
 // `gpuplan catalog` prints the embedded text as-is, so its field names are the
@@ -224,8 +382,12 @@ TEST(EmbeddedCatalog, PrintedJsonKeepsTheContractNames) {
   for (const auto& p : c.at("platforms")) {
     for (const char* k : {"id", "name", "kind", "offers"}) EXPECT_TRUE(p.contains(k)) << p.dump().substr(0, 60) << " " << k;
     for (const auto& o : p.at("offers")) {
-      for (const char* k : {"gpu", "billing", "per_gpu_hour", "currency", "as_of", "source"}) EXPECT_TRUE(o.contains(k)) << k;
-      for (const char* k : {"low", "typical", "high"}) EXPECT_TRUE(o.at("per_gpu_hour").contains(k)) << k;
+      for (const char* k : {"gpu", "billing", "price_kind", "per_gpu_hour", "currency", "as_of", "source", "confidence"})
+        EXPECT_TRUE(o.contains(k)) << k;
+      // A floor or promotion has no typical price (contract v1.1: only list prices stand as typical).
+      const bool list = o.value("price_kind", "") == "list";
+      for (const char* k : {"low", "typical", "high"})
+        EXPECT_EQ(o.at("per_gpu_hour").contains(k), list || std::string(k) != "typical") << k;
     }
   }
   for (const auto& m : c.at("models"))

@@ -32,6 +32,13 @@ TEST(Pricing, PackagesBillWholePeriods) {
   EXPECT_DOUBLE_EQ(package_billed_hours(kHoursPerMonth + 1, Billing::monthly), 2 * kHoursPerMonth);
   EXPECT_DOUBLE_EQ(package_billed_hours(100, Billing::yearly), kHoursPerYear);
   EXPECT_DOUBLE_EQ(package_billed_hours(20, Billing::on_demand), 20);
+  // Daily and weekly packages (包天 / 包周, contract v1.1): whole days and weeks.
+  EXPECT_DOUBLE_EQ(package_billed_hours(5, Billing::daily), 24);
+  EXPECT_DOUBLE_EQ(package_billed_hours(25, Billing::daily), 48);
+  EXPECT_DOUBLE_EQ(package_billed_hours(30, Billing::weekly), 168);
+  EXPECT_DOUBLE_EQ(package_billed_hours(169, Billing::weekly), 336);
+  EXPECT_TRUE(is_package(Billing::daily) && is_package(Billing::weekly) && is_package(Billing::monthly));
+  EXPECT_FALSE(is_package(Billing::on_demand) || is_package(Billing::spot) || is_package(Billing::off_peak));
 }
 
 TEST(Pricing, SpotWithoutInterruptionsCostsNoExtraTime) {

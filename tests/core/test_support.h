@@ -30,8 +30,9 @@ inline nlohmann::json minimal_catalog() {
     "gpus": [{"id": "g1", "name": "G1", "memory_bytes": 25769803776, "memory_basis": "driver", "memory_bandwidth_gb_s": 1000,
               "tflops": {"fp32": 10}, "sources": ["datasheet"]}],
     "platforms": [{"id": "p1", "name": "P1", "kind": "cloud", "currency": "CNY", "sources": ["site"],
-                   "offers": [{"gpu": "g1", "billing": "on-demand", "per_gpu_hour": {"low": 1, "typical": 2, "high": 3},
-                               "currency": "CNY", "as_of": "2026-01", "source": "price page"}]}],
+                   "offers": [{"gpu": "g1", "billing": "on-demand", "price_kind": "list",
+                               "per_gpu_hour": {"low": 1, "typical": 2, "high": 3},
+                               "currency": "CNY", "as_of": "2026-01", "source": "price page", "confidence": "high"}]}],
     "models": [{"id": "m1", "kind": "decoder", "params": 1e9, "layers": 2, "hidden": 64, "heads": 4, "ffn": 256,
                 "vocab": 100, "sources": ["config"]}]
   })");

@@ -58,14 +58,26 @@ struct Gpu {
   std::vector<std::string> sources;  // one entry per field group, "field, field: source"
 };
 
-// weekly and daily: packages of 7 and 1 days (contract v1.1), after the
-// enum's first five so that no existing value moves.
+// How an offer is billed. daily / weekly / monthly / yearly are packages
+// (包天 / 包周 / 包月 / 包年): paid for the whole period up front whatever the use
+// (is_package(), gpuplan/pricing.h). weekly and daily (contract v1.1) come after
+// the first five so that no existing value moves.
 enum class Billing { on_demand, spot, monthly, yearly, off_peak, weekly, daily };
 inline constexpr Spelling<Billing> kBillingSpellings[] = {
     {Billing::on_demand, "on-demand"}, {Billing::spot, "spot"},       {Billing::monthly, "monthly"},
     {Billing::yearly, "yearly"},       {Billing::off_peak, "off-peak"}, {Billing::weekly, "weekly"},
     {Billing::daily, "daily"}};
 static_assert(spells_each_once(kBillingSpellings, Billing::daily));
+
+// What kind of figure an offer's price is (contract v1.1). Only a `list` price
+// (the platform's own price page or API, or a dated record of it) stands as
+// what a user should expect to pay; a `floor` (the cheapest listing seen, a
+// marketplace "from" price) and a `promo` (a time-limited or new-user price)
+// are shown as such and never planned with as typical.
+enum class PriceKind { list, floor, promo };
+inline constexpr Spelling<PriceKind> kPriceKindSpellings[] = {
+    {PriceKind::list, "list"}, {PriceKind::floor, "floor"}, {PriceKind::promo, "promo"}};
+static_assert(spells_each_once(kPriceKindSpellings, PriceKind::promo));
 
 struct PriceRange {
   double low = 0;
@@ -76,12 +88,22 @@ struct PriceRange {
 struct Offer {
   std::string gpu;  // Gpu::id
   Billing billing = Billing::on_demand;
-  PriceRange per_gpu_hour;  // in `currency`
+  PriceKind price_kind = PriceKind::list;
+  // In `currency`. For a floor or promo the catalog gives no typical (the
+  // validator refuses one); the typed `typical` then holds `low`, so no zero
+  // ever reads as a price, and only price_kind says whether it is typical.
+  PriceRange per_gpu_hour;
+  // A package's price for one GPU for its whole period (a day, week, 30-day
+  // month or year), as the platform quotes it; per_gpu_hour is then this over
+  // the period's hours. nullopt for hourly billing.
+  std::optional<PriceRange> per_period;
   std::string currency;     // "CNY" or "USD"
   std::string as_of;
   std::string source;
-  std::string confidence;  // "high", "medium", "low", "unknown"
+  std::string confidence;  // "high", "medium", "low" (required on an offer)
   std::string note;        // caveat for this price (form factor assumed, 8-GPU only, ...)
+
+  bool typical_known() const { return price_kind == PriceKind::list; }
 };
 
 enum class PlatformKind { cloud, marketplace, campus };
@@ -108,6 +130,24 @@ struct ReferenceRate {
   std::string as_of;
   std::string source;
   Text note;
+};
+
+// How a platform bills beyond the hourly price (issue #14). Every rule is
+// nullopt where no source states it: the planner says "unknown" then, and
+// never prices an unknown rule at zero. Amounts are in the platform's
+// `currency`.
+struct BillingRules {
+  std::optional<double> granularity_seconds;     // time is rounded up to this (1 = per second)
+  std::optional<double> minimum_charge_seconds;  // smallest billed time per start
+  std::optional<double> minimum_balance;         // balance needed to start pay-as-you-go
+  std::optional<double> release_after_stopped_days;  // a shut-down instance (and its disks) is released after this
+  std::vector<Billing> packages;                 // packages the platform sells, priced in offers or not
+  std::optional<double> disk_per_gb_day;         // paid data disk beyond the free quota
+  std::optional<bool> disk_bills_while_stopped;  // the data disk bills while the instance is shut down
+  std::optional<double> free_disk_gb;            // data disk included with an instance
+  std::optional<double> egress_per_gb;           // internet egress
+  std::optional<double> low_cost_mode_per_hour;  // GPU-less mode for setup and downloads (AutoDL 无卡模式)
+  Text low_cost_mode;                            // that mode's name and what it gives
 };
 
 struct Platform {
@@ -144,6 +184,12 @@ struct Platform {
   bool prices_known = true;                   // false: no public price, the page asks for the user's quote
   bool priced_by_user = false;                // the campus template: the user's own rate, never a catalog price
   std::vector<ReferenceRate> reference_rates;
+
+  // The rules above as optionals: nullopt where the catalog does not say.
+  // The plain fields (billing_granularity_seconds, storage_per_gb_month,
+  // egress_per_gb, cpu_only_per_hour, spot_discount ...) read the same JSON
+  // with 0 (3600 for the granularity) standing for unknown.
+  BillingRules rules;
 
   // Machines, not counts (issue #13): what one rented machine carries and
   // whether several can be joined for one job (catalog `machines`; defaults

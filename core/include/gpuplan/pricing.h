@@ -36,8 +36,8 @@ double convert_currency(double amount, std::string_view from, std::string_view t
 // use bills nothing (no instance was started).
 double billed_seconds(double used_seconds, double granularity_seconds, double minimum_charge_seconds);
 
-// Hours a package bills for `used_hours`: whole months or years, since a
-// monthly or yearly package is paid up front whatever the use.
+// Hours a package bills for `used_hours`: whole days, weeks, months or years,
+// since a package is paid up front whatever the use.
 double package_billed_hours(double used_hours, Billing billing);
 
 // Spot / preemptible instances as an expected cost. With interruptions at rate

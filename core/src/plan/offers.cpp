@@ -40,8 +40,10 @@ std::vector<PricedOffer> priced_offers(const Request& q, const Catalog& c, const
     // The user's own quotes override the catalog (contract: prices[]).
     for (const UserPrice& u : q.prices)
       if (u.platform == p.id) add(gpu_index(u.gpu), u.billing, convert_currency(u.per_gpu_hour, u.currency, currency, c.fx), true);
+    // Only a list price stands as typical (contract v1.1): floors and promotions are not planned with.
     for (const Offer& o : p.offers)
-      add(gpu_index(o.gpu), o.billing, convert_currency(o.per_gpu_hour.typical, o.currency, currency, c.fx), false);
+      if (o.typical_known())
+        add(gpu_index(o.gpu), o.billing, convert_currency(o.per_gpu_hour.typical, o.currency, currency, c.fx), false);
     // Spot and off-peak prices derived from the platform's discount where no
     // explicit offer exists.
     const size_t listed = offers.size();

@@ -94,7 +94,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
   if (o.billing == Billing::off_peak) add("plan.why.off_peak", {});
   // A package the search chose is the cheaper for this use; one the user
   // forced may not be (then billing_warnings says what it costs more).
-  if (o.billing == Billing::monthly || o.billing == Billing::yearly)
+  if (is_package(o.billing))
     add(q_.prefs.billing == name_of(o.billing) ? "plan.why.package_forced" : "plan.why.package", {name_of(o.billing)});
   if (o.education_discount) add("plan.why.education", {});
   return out;
@@ -199,8 +199,7 @@ void Planner::group_rental(PlanResult& r) {
   const PricedOffer* hourly = nullptr;
   for (const auto& o : scope) {
     if (c_.gpus[o.gpu].id != main->chosen.gpu) continue;
-    bool is_package = o.billing == Billing::monthly || o.billing == Billing::yearly;
-    if (is_package && (!package || o.price < package->price)) package = &o;
+    if (is_package(o.billing) && (!package || o.price < package->price)) package = &o;
     if (o.billing == Billing::on_demand && (!hourly || o.price < hourly->price)) hourly = &o;
   }
   const PricedOffer* rent = package ? package : hourly;
@@ -268,8 +267,7 @@ void Planner::warnings(PlanResult& r) {
     // Seed 000: "有的平台写着低价，实际是包年折算价".
     const double used = o.hours;
     for (const auto& p : offers_) {
-      bool is_package = p.billing == Billing::monthly || p.billing == Billing::yearly;
-      if (!is_package || p.gpu != offer.gpu || p.price >= o.price_per_gpu_hour || used <= 0) continue;
+      if (!is_package(p.billing) || p.gpu != offer.gpu || p.price >= o.price_per_gpu_hour || used <= 0) continue;
       double billed = package_billed_hours(used / std::max(1, o.instances), p.billing) * std::max(1, o.instances);
       if (billed < used * 1.5) continue;  // the package is well used: not a trap
       warn("package_price_as_hourly", {p.platform->name.in(q_.locale), gpu_name, money(p.price), r.currency,

@@ -86,7 +86,7 @@ RunTime run_time(const RentalTerms& t, double work_hours, double checkpoint_byte
 
 RentalCost price_rental(const RentalTerms& t, const Rental& r) {
   RentalCost c;
-  const bool package = t.billing == Billing::monthly || t.billing == Billing::yearly;
+  const bool package = is_package(t.billing);
   const double billed = package ? package_billed_hours(r.used_hours, t.billing)
                                 : billed_seconds(r.used_hours * kSecondsPerHour, t.granularity_seconds,
                                                  t.minimum_charge_seconds) /

@@ -3,7 +3,10 @@
 // built is a catalog that loads. Field reference: docs/catalog.md.
 #include "gpuplan/catalog.h"
 
+#include <iterator>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <string>
 #include <utility>
 
@@ -13,6 +16,7 @@
 #include "cnn_architecture_json.h"
 #include "json_reader.h"
 #include "messages.h"
+#include "gpuplan/pricing.h"
 
 namespace gpuplan {
 namespace {
@@ -100,16 +104,24 @@ std::string required_currency(const Reader& r, std::string_view key) {
 }
 
 // low <= typical <= high, none negative: a range that cannot be misread.
-PriceRange price_range(const Reader& r, std::string_view key) {
+// `max`: 1e5 per GPU-hour; a package's whole-period price (a year of an H100) goes higher.
+PriceRange price_range(const Reader& r, std::string_view key, double max = 1e5) {
   auto price = r.object(key);
   if (!price) invalid(r.child_path(key), "a price range {low, typical, high} is required");
   PriceRange out;
-  out.low = required_number(*price, "low", 0, 1e5);
-  out.typical = required_number(*price, "typical", 0, 1e5);
-  out.high = required_number(*price, "high", 0, 1e5);
+  out.low = required_number(*price, "low", 0, max);
+  out.typical = required_number(*price, "typical", 0, max);
+  out.high = required_number(*price, "high", 0, max);
   if (!(out.low <= out.typical && out.typical <= out.high)) invalid(price->path(), "low <= typical <= high is required");
   return out;
 }
+
+// An offer's confidence is required: a price nobody judged is not a price.
+std::string required_confidence(const Reader& r) {
+  if (!r.json().contains("confidence")) invalid(r.child_path("confidence"), "required: high, medium or low");
+  return confidence(r);
+}
+
 
 void check_unique(std::set<std::string>& seen, const std::string& id, const std::string& path) {
   if (!seen.insert(id).second) invalid(path, "duplicate id \"" + id + "\"");
@@ -165,11 +177,51 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   o.gpu = required_string(r, "gpu");
   if (!gpu_ids.count(o.gpu)) invalid(r.child_path("gpu"), "unknown GPU \"" + o.gpu + "\"");
   if (auto b = r.spelled("billing", kBillingSpellings)) o.billing = *b;
-  o.per_gpu_hour = price_range(r, "per_gpu_hour");
+  auto kind = r.spelled("price_kind", kPriceKindSpellings);
+  if (!kind)
+    invalid(r.child_path("price_kind"),
+            "say what kind of price this is: list (the platform's price page or API), floor (the cheapest listing "
+            "seen) or promo");
+  o.price_kind = *kind;
+  // A floor or a promotion is not what a user should expect: it carries no
+  // typical price, so it can never stand as one.
+  const bool typical_allowed = o.price_kind == PriceKind::list;
+  auto range = [&](std::string_view key, double max) {
+    auto price = r.object(key);
+    if (!price) invalid(r.child_path(key), "a price range {low, typical, high} is required");
+    if (typical_allowed) return price_range(r, key, max);
+    if (price->json().contains("typical"))
+      invalid(price->child_path("typical"), std::string("a ") + (o.price_kind == PriceKind::floor ? "floor" : "promo") +
+                                                " price is not a typical price: give low and high, leave typical out");
+    PriceRange out;
+    out.low = required_number(*price, "low", 0, max);
+    out.high = required_number(*price, "high", 0, max);
+    if (!(out.low <= out.high)) invalid(price->path(), "low <= high is required");
+    out.typical = out.low;
+    return out;
+  };
+  o.per_gpu_hour = range("per_gpu_hour", 1e5);
+  if (!(o.per_gpu_hour.high > 0)) invalid(r.child_path("per_gpu_hour"), "a price of zero is not a price");
+  // A package as the platform quotes it (1052 per month), beside its hourly
+  // equivalent (which the contract's per_gpu_hour always is): they must agree
+  // to the rounding of the hourly figure (half a cent, or 0.5 %).
+  if (r.json().contains("per_period")) {
+    const double hours = package_period_hours(o.billing);
+    if (hours <= 0) invalid(r.child_path("per_period"), "only a daily, weekly, monthly or yearly package has a period price");
+    PriceRange period = range("per_period", 1e9);
+    auto agrees = [&](double per_period, double per_hour) {
+      return std::fabs(per_period / hours - per_hour) <= std::max(0.005, 0.005 * per_hour);
+    };
+    if (!agrees(period.low, o.per_gpu_hour.low) || !agrees(period.typical, o.per_gpu_hour.typical) ||
+        !agrees(period.high, o.per_gpu_hour.high))
+      invalid(r.child_path("per_gpu_hour"), "per_gpu_hour must be per_period over the period's " +
+                                                format_number(hours) + " hours");
+    o.per_period = period;
+  }
   o.currency = required_currency(r, "currency");
   o.as_of = required_date(r, "as_of");
   o.source = required_string(r, "source");
-  o.confidence = confidence(r);
+  o.confidence = required_confidence(r);
   o.note = r.string("note").value_or("");
   return o;
 }
@@ -184,20 +236,46 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
   p.kind = *kind;
   p.region = r.string("region").value_or("");
   p.currency = required_currency(r, "currency");
+  BillingRules& rules = p.rules;
   if (auto b = r.object("billing_rules")) {
-    p.billing_granularity_seconds = b->number("granularity_seconds", 1, 1e8).value_or(3600);
-    p.minimum_charge_seconds = b->number("minimum_charge_seconds", 0, 1e8).value_or(0);
+    rules.granularity_seconds = b->number("granularity_seconds", 1, 1e8);
+    rules.minimum_charge_seconds = b->number("minimum_charge_seconds", 0, 1e8);
+    rules.minimum_balance = b->number("minimum_balance", 0, 1e7);
+    rules.release_after_stopped_days = b->number("release_after_stopped_days", 0.01, 3650);
+    if (const auto* list = b->array("packages"))
+      for (size_t i = 0; i < list->size(); ++i) {
+        const std::string path = b->child_path("packages") + "[" + std::to_string(i) + "]";
+        const auto& v = (*list)[i];
+        const std::optional<Billing> pkg =
+            v.is_string() ? value_of(kBillingSpellings, v.get<std::string>()) : std::nullopt;
+        if (!pkg || !is_package(*pkg)) invalid(path, "a package is daily, weekly, monthly or yearly");
+        rules.packages.push_back(*pkg);
+      }
     p.disk_bills_after_release = b->boolean("disk_bills_after_release").value_or(false);
     p.billing_notes = text(*b, "notes");
   }
   if (auto s = r.object("storage")) {
-    p.storage_per_gb_month = s->number("per_gb_month", 0, 1e4).value_or(0);
+    auto per_day = s->number("per_gb_day", 0, 1e3);
+    auto per_month = s->number("per_gb_month", 0, 1e4);
+    if (per_day && per_month) invalid(s->child_path("per_gb_day"), "give per_gb_day or per_gb_month, not both");
+    if (per_month) per_day = *per_month * 24 / kHoursPerMonth;
+    rules.disk_per_gb_day = per_day;
+    p.storage_per_gb_month = per_day ? *per_day * kHoursPerMonth / 24 : 0;
     p.storage_stopped_per_gb_month = s->number("stopped_per_gb_month", 0, 1e4).value_or(0);
-    p.free_storage_gb = s->number("free_gb", 0, 1e6).value_or(0);
+    rules.disk_bills_while_stopped = s->boolean("bills_while_stopped");
+    if (rules.disk_bills_while_stopped == false && p.storage_stopped_per_gb_month > 0)
+      invalid(s->child_path("stopped_per_gb_month"), "a disk that does not bill while stopped has no stopped price");
+    rules.free_disk_gb = s->number("free_gb", 0, 1e6);
+    p.free_storage_gb = rules.free_disk_gb.value_or(0);
     p.storage_notes = text(*s, "notes");
   }
-  p.egress_per_gb = r.number("egress_per_gb", 0, 1e4).value_or(0);
-  p.cpu_only_per_hour = r.number("cpu_only_per_hour", 0, 1e4).value_or(0);
+  rules.egress_per_gb = r.number("egress_per_gb", 0, 1e4);
+  rules.low_cost_mode_per_hour = r.number("cpu_only_per_hour", 0, 1e4);
+  rules.low_cost_mode = text(r, "low_cost_mode");
+  p.billing_granularity_seconds = rules.granularity_seconds.value_or(3600);
+  p.minimum_charge_seconds = rules.minimum_charge_seconds.value_or(0);
+  p.egress_per_gb = rules.egress_per_gb.value_or(0);
+  p.cpu_only_per_hour = rules.low_cost_mode_per_hour.value_or(0);
   if (auto s = r.object("spot")) {
     p.spot_available = s->boolean("available");
     p.spot_discount = s->number("discount", 0, 0.99).value_or(0);
@@ -250,14 +328,17 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
       rr.note = text(e, "note");
       p.reference_rates.push_back(rr);
     }
-  std::set<std::pair<std::string, int>> priced;  // one offer per (GPU, billing)
+  // One offer per (GPU, billing, price kind): a list price and the floor seen
+  // beside it may both stand, two list prices are one range.
+  std::set<std::tuple<std::string, int, int>> priced;
   if (const auto* offers = r.array("offers"))
     for (size_t i = 0; i < offers->size(); ++i) {
       Reader e = element(*offers, i, r.child_path("offers"), kL);
       p.offers.push_back(read_offer(e, gpu_ids));
-      if (!priced.insert({p.offers.back().gpu, int(p.offers.back().billing)}).second)
-        invalid(e.child_path("gpu"), "a second offer for \"" + p.offers.back().gpu +
-                                         "\" with the same billing; merge them into one price range");
+      const Offer& o = p.offers.back();
+      if (!priced.insert({o.gpu, int(o.billing), int(o.price_kind)}).second)
+        invalid(e.child_path("gpu"), "a second offer for \"" + o.gpu +
+                                         "\" with the same billing and price kind; merge them into one price range");
     }
   p.prices_known = r.boolean("prices_known").value_or(!p.offers.empty());
   p.machines_joinable = p.kind != PlatformKind::marketplace;

@@ -57,6 +57,7 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
     for (auto& platform : platforms) {
       if (!platform.is_object()) continue;
       platform.erase("queue_notes");
+      platform.erase("low_cost_mode");  // the mode's description; its price (cpu_only_per_hour) stays
       platform.erase("reference_rates");
       erase_in(platform, "billing_rules", "notes");
       erase_in(platform, "storage", "notes");
