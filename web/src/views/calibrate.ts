@@ -30,16 +30,21 @@ function matchGpu(ctx: Ctx, device: string): string {
   return best;
 }
 
-function factors(ctx: Ctx): HTMLElement | null {
-  const { t, response } = ctx;
-  const memory = (response?.memory as { baseline_scale?: number } | undefined)?.baseline_scale;
-  const speed = (response?.gpus?.[0]?.throughput as { baseline_scale?: number } | undefined)?.baseline_scale;
-  if (memory === undefined && speed === undefined) return null;
-  const x = (v: number): string => v.toLocaleString(ctx.lang, { maximumFractionDigits: 2 });
-  return h('p', { class: 'figure', id: 'calib-factors', role: 'status' },
-    memory !== undefined ? t('calib.factor.memory', { x: x(memory) }) : '',
-    memory !== undefined && speed !== undefined ? t('list.sep') : '',
-    speed !== undefined ? t('calib.factor.speed', { x: x(speed) }) : '');
+// The core's correction factors, from the response. The inputs render before
+// the request they describe is planned, so the element is filled once the
+// response is in (the next task), and stays empty without a baseline.
+function factors(ctx: Ctx): HTMLElement {
+  const el = h('p', { class: 'figure', id: 'calib-factors', role: 'status' });
+  window.setTimeout(() => {
+    const { t, response } = ctx;
+    const memory = (response?.memory as { baseline_scale?: number } | undefined)?.baseline_scale;
+    const speed = (response?.gpus?.[0]?.throughput as { baseline_scale?: number } | undefined)?.baseline_scale;
+    const x = (v: number): string => v.toLocaleString(ctx.lang, { maximumFractionDigits: 2 });
+    const parts = [memory !== undefined ? t('calib.factor.memory', { x: x(memory) }) : '',
+      speed !== undefined ? t('calib.factor.speed', { x: x(speed) }) : ''].filter(Boolean);
+    el.textContent = parts.join(t('list.sep'));
+  }, 0);
+  return el;
 }
 
 export function calibrateView(ctx: Ctx): HTMLElement {
