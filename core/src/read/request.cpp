@@ -230,7 +230,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
 
 // Several GPUs with no strategy named: plain data parallelism, what torchrun +
 // DDP (and HF Trainer) do by default; one GPU has nothing to replicate to.
-// Settled once the GPU count is final (workload.gpus or hardware.count).
+// A count given only in hardware.count leaves this to the evaluator (below).
 void settle_sharding(Workload& w) {
   if (w.gpus > 1 && w.sharding == Sharding::none) w.sharding = Sharding::ddp;
   if (w.gpus == 1 && w.sharding == Sharding::ddp) w.sharding = Sharding::none;
