@@ -45,7 +45,7 @@ constexpr std::string_view kModelFields[] = {
     "activation_bytes_per_sample", "gflops_per_sample"};
 
 // model.params against the parameters its dimensions give (the standard
-// accounting of model_shapes.h with the MLP's 3 or 2 matrices): a warning past
+// accounting of gpuplan/model_arithmetic.h with the MLP's 3 or 2 matrices): a warning past
 // 20 %, far outside what norms, biases and rounding explain (every preset is
 // within it, tests/core/api_test.cpp), so a slipped exponent
 // (7e12 for 7e9) or a wrong width is caught before it sizes every estimate.
