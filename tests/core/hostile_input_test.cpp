@@ -14,11 +14,17 @@ namespace gpuplan::test {
 namespace {
 
 // CPU milliseconds plan() may take on the largest request the limits allow
-// (docs/api.md, "Limits"), natively. It holds the work bounded — 200 000 empty
-// stages took 11.5 s before the limits — with room for a loaded runner: the
-// request takes about 110 ms since the planner searches shardings and workload
-// changes per card (issue #13), 30 ms before.
+// (docs/api.md, "Limits"): natively, and in the suite's -Oz wasm build (the
+// page's module is -Oz too), where the same plan takes a few times longer. It
+// holds the work bounded — 200 000 empty stages took 11.5 s before the limits —
+// with room for a loaded runner: natively the request takes about 110 ms since
+// the planner searches shardings and workload changes per card (issue #13),
+// 30 ms before.
+#ifdef __EMSCRIPTEN__
+constexpr double kLargestPlanBudgetMs = 1500;
+#else
 constexpr double kLargestPlanBudgetMs = 400;
+#endif
 
 nlohmann::json error_of(const std::string& text) {
   JsonReply reply = plan_json(text);

@@ -95,7 +95,7 @@ struct Workload {
   bool flash_attention = true;
   Lora lora;
   int kv_cache_bits = 16;
-  int gpus = 1;                        // the GPUs one run uses; the same number as hardware.count (docs/api.md)
+  int gpus = 1;                        // the GPUs one run uses; hardware.count must agree (docs/api.md)
   Sharding sharding = Sharding::none;
   bool sharding_requested = false;     // the request names workload.sharding: the planner never changes it
   bool cpu_offload = false;

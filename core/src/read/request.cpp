@@ -46,7 +46,7 @@ constexpr std::string_view kModelFields[] = {
     "activation_bytes_per_sample", "gflops_per_sample"};
 
 // model.params against the parameters its dimensions give (the standard
-// accounting of model_shapes.h with the MLP's 3 or 2 matrices): a warning past
+// accounting of gpuplan/model_arithmetic.h with the MLP's 3 or 2 matrices): a warning past
 // 20 %, far outside what norms, biases and rounding explain (every preset is
 // within it, tests/core/api_test.cpp), so a slipped exponent
 // (7e12 for 7e9) or a wrong width is caught before it sizes every estimate.
@@ -233,7 +233,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
 
 // Several GPUs with no strategy named: plain data parallelism, what torchrun +
 // DDP (and HF Trainer) do by default; one GPU has nothing to replicate to.
-// Settled once the GPU count is final (workload.gpus or hardware.count).
+// A count given only in hardware.count leaves this to the evaluator (below).
 void settle_sharding(Workload& w) {
   if (w.gpus > 1 && w.sharding == Sharding::none) w.sharding = Sharding::ddp;
   if (w.gpus == 1 && w.sharding == Sharding::ddp) w.sharding = Sharding::none;
