@@ -13,6 +13,7 @@
 #include "cnn_architecture_json.h"
 #include "json_reader.h"
 #include "messages.h"
+#include "vision_json.h"
 
 namespace gpuplan {
 namespace {
@@ -296,6 +297,7 @@ void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m, CatalogP
       if (id == "vae" && std::fabs(params - f.vae_params) > 0.5)
         invalid(e.child_path("params"), "the architecture's VAE has " + format_number(f.vae_params) + " parameters");
       m.frozen_params += params;
+      if (id.rfind("text_encoder", 0) == 0) m.frozen_text_params += params;
     }
   }
 }
@@ -304,7 +306,7 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   ModelSpec m;
   m.id = required_string(r, "id");
   m.name = r.string("name").value_or(m.id);
-  auto kind = r.choice("kind", {"decoder", "encoder", "encoder-decoder", "cnn"});
+  auto kind = r.choice("kind", {"decoder", "encoder", "encoder-decoder", "cnn", "vlm"});
   if (!kind) invalid(r.child_path("kind"), "kind is required");
   m.kind = ModelKind(*kind);
   m.params = required_number(r, "params", 1e3, 1e14);
@@ -328,6 +330,17 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   m.experts = r.integer("experts", 1, 1024).value_or(1);
   m.experts_per_token = r.integer("experts_per_token", 1, 1024).value_or(1);
   m.head_dim = r.integer("head_dim", 1, 4096).value_or(0);
+  if (m.kind == ModelKind::vlm) {
+    // The tower's count must be what its dimensions give (docs/vlm.md).
+    auto vision = r.object("vision");
+    if (!vision) invalid(r.child_path("vision"), "a vlm preset needs its vision tower's dimensions");
+    const double given = required_number(*vision, "params", 1e3, 1e13);
+    read_vision_tower(*vision, m);
+    double projector = 0;
+    const double counted = vision_tower_params(m.vision, m.hidden, &projector);
+    if (std::fabs(given - counted) > 0.5)
+      invalid(vision->child_path("params"), "the vision tower's dimensions give " + format_number(counted) + " parameters");
+  }
   m.gflops_per_sample = r.number("gflops_per_sample", 0, 1e9).value_or(0);
   m.sources = sources(r, profile);
   return m;

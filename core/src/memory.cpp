@@ -10,6 +10,8 @@
 #include "cnn_architecture.h"
 #include "largest_fitting.h"
 #include "model_shapes.h"
+#include "objective.h"
+#include "vlm.h"
 
 namespace gpuplan {
 namespace {
@@ -474,8 +476,14 @@ double area_scaled_bytes(const ModelSpec& m, const Workload& w) {
 // Frozen networks beside the model, in the half weight dtype, as diffusers'
 // train_text_to_image(_lora)(_sdxl).py cast text encoders and VAE to
 // weight_dtype (fp32 only when the run is fp32); the same at inference.
+// Text embeddings cached ahead of training (diffusers train_dreambooth_lora_flux.py
+// and _sdxl.py compute the prompt embeddings once and free the text encoders
+// when the instance prompt is fixed; kohya's cache_text_encoder_outputs):
+// the text encoders leave the GPU, the VAE stays for the latents.
 double frozen_bytes(const ModelSpec& m, const Workload& w) {
-  return m.frozen_params * (w.precision == Precision::fp32 ? 4 : 2);
+  double params = m.frozen_params;
+  if (w.mode == Mode::train && w.cached_text_embeddings) params -= m.frozen_text_params;
+  return std::max(0.0, params) * (w.precision == Precision::fp32 ? 4 : 2);
 }
 
 // LoRA on a convolutional preset: r x (d_in + d_out) per adapted linear
@@ -578,6 +586,29 @@ MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const 
 
 }  // namespace
 
+std::vector<MemoryComponent> allocated_components(const MemoryEstimate& e) {
+  std::vector<MemoryComponent> out;
+  for (const auto& c : e.components)
+    if (c.id != "allocator_reserve" && c.id != "runtime") out.push_back(c);
+  return out;
+}
+
+std::vector<MemoryComponent> resident_training_state(const ModelSpec& m, const Workload& w) {
+  const ModelShapes s = model_shapes(m);
+  const TrainState t = w.method == Method::full ? full_training_state(m, s, w) : adapter_training_state(m, s, w);
+  MemoryEstimate e;
+  add(e, "weights", t.weights);
+  add(e, "gradients", t.persistent_grads);
+  add(e, "optimizer", t.optimizer);
+  return e.components;
+}
+
+MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated) {
+  MemoryEstimate e;
+  for (auto& c : allocated) add(e, c.id.c_str(), c.bytes);
+  return finish(e);
+}
+
 double lora_trainable_params(const ModelSpec& model, const Lora& lora) {
   if (model.kind == ModelKind::cnn) return cnn_adapter_params(model, lora);
   return adapter_params(model, model_shapes(model), lora);
@@ -602,6 +633,9 @@ FitLimits fit_limits(const ModelSpec& m, const Workload& w, double capacity_byte
 }
 
 MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
+  // Hooks (docs/objectives.md, docs/vlm.md): each composes plain estimates.
+  if (m.kind == ModelKind::vlm) return vlm_memory(m, w);
+  if (w.mode == Mode::train && w.objective != Objective::sft && m.kind != ModelKind::cnn) return objective_memory(m, w);
   if (m.kind == ModelKind::cnn) return cnn_memory(m, w);
   const ModelShapes s = model_shapes(m);
   if (w.mode == Mode::infer) return inference_memory(m, s, w);

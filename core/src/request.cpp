@@ -13,6 +13,7 @@
 #include "model_shapes.h"
 #include "messages.h"
 #include "science_request.h"
+#include "vision_json.h"
 
 namespace gpuplan {
 namespace {
@@ -42,7 +43,8 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
     }
     m = *found;
   }
-  if (auto k = r.choice("kind", {"decoder", "encoder", "encoder-decoder", "cnn"})) m.kind = ModelKind(*k);
+  if (auto k = r.choice("kind", {"decoder", "encoder", "encoder-decoder", "cnn", "vlm"})) m.kind = ModelKind(*k);
+
   if (auto v = r.number("params", 1, 1e14)) m.params = *v;
   if (auto v = r.integer("layers", 1, 1000)) m.layers = *v;
   if (auto v = r.integer("hidden", 1, 1 << 20)) m.hidden = *v;
@@ -56,6 +58,14 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
   if (auto v = r.integer("experts", 1, 1024)) m.experts = *v;
   if (auto v = r.integer("experts_per_token", 1, 1024)) m.experts_per_token = *v;
   if (auto v = r.integer("head_dim", 1, 4096)) m.head_dim = *v;
+  // A vision-language model's tower (docs/vlm.md); a preset's unless given.
+  if (auto v = r.object("vision")) {
+    if (m.kind != ModelKind::vlm) fail_inconsistent(l, r.child_path("vision"), message(l, "why.vlm_needs_vision"));
+    read_vision_tower(*v, m);
+  }
+  if (m.kind == ModelKind::vlm && m.vision.layers <= 0)
+    fail(l, "missing_field", r.child_path("vision"),
+         message(l, "missing_field", {r.child_path("vision"), message(l, "why.vlm_needs_vision")}));
   const std::optional<int> reference_size = r.integer("reference_image_size", 8, 16384);
   // A network's own published dimensions (kind cnn; fields in
   // docs/memory-model.md): expanded layer by layer like a preset's, with its
@@ -71,6 +81,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
     m.activation_bytes_per_sample = f.saved_bytes;
     if (!r.string("preset")) {
       m.frozen_params = 0;
+      m.frozen_text_params = 0;
       m.frozen_gflops_per_sample = 0;
     }
   }
@@ -121,6 +132,32 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
     fail_inconsistent(l, r.child_path("params"),
                       message(l, "why.params_too_small", {format_number(m.params), format_number(embedding)}));
   return m;
+}
+
+// workload.objective and workload.rl (docs/objectives.md).
+void read_objective(const Reader& r, const ModelSpec& model, Workload& w) {
+  Locale l = r.locale();
+  if (auto v = r.choice("objective", {"sft", "dpo", "grpo", "ppo"})) w.objective = Objective(*v);
+  if (w.objective != Objective::sft && w.mode != Mode::train)
+    fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_train"));
+  if (w.objective != Objective::sft && model.kind == ModelKind::cnn)
+    fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_transformer"));
+  bool group_given = false;
+  if (auto rl = r.object("rl")) {
+    if (w.objective != Objective::grpo && w.objective != Objective::ppo)
+      fail_inconsistent(l, r.child_path("rl"), message(l, "why.rl_needs_rl_objective"));
+    if (auto v = rl->integer("group_size", 1, 4096)) {
+      w.rl.group_size = *v;
+      group_given = true;
+    }
+    if (auto v = rl->integer("completion_len", 1, 1 << 20)) w.rl.completion_len = *v;
+    if (auto v = rl->choice("rollout", {"trainer", "vllm"})) w.rl.rollout = Rollout(*v);
+    if (auto v = rl->boolean("reference")) w.rl.reference = *v ? 1 : 0;
+    if (auto v = rl->boolean("reward_model")) w.rl.reward_model = *v;
+  }
+  // PPO samples one completion per prompt (OpenRLHF n_samples_per_prompt 1,
+  // verl rollout.n 1) unless told otherwise; GRPO's group is TRL's 8.
+  if (w.objective == Objective::ppo && !group_given) w.rl.group_size = 1;
 }
 
 Workload read_workload(const Reader* r, const ModelSpec& model) {
@@ -174,6 +211,15 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->boolean("optimizer_in_backward")) w.optimizer_in_backward = *v;
     if (auto v = r->boolean("activation_offload")) w.activation_offload = *v;
     if (auto v = r->integer("grad_accumulation", 1, 1 << 20)) w.grad_accumulation = *v;
+    read_objective(*r, model, w);
+    // Diffusion pipelines and vision-language models (docs/api.md).
+    if (auto v = r->boolean("cached_text_embeddings")) w.cached_text_embeddings = *v;
+    if (auto v = r->integer("images_per_sample", 0, 4096)) w.images_per_sample = *v;
+    if (auto v = r->boolean("train_vision_tower")) w.train_vision_tower = *v;
+    // A VLM's images default to 448 px (256 tokens in Qwen2.5-VL), not a CNN's 224.
+    if (model.kind == ModelKind::vlm && !r->has("image_size")) w.image_size = 448;
+  } else if (model.kind == ModelKind::vlm) {
+    w.image_size = 448;
   }
   if (w.seq_len == 0) w.seq_len = 2048;
   // Several GPUs with no strategy named: plain data parallelism, what
@@ -201,6 +247,32 @@ DataSize read_data(const Reader& r) {
   return d;
 }
 
+// A paper's run (docs/api.md, "A paper's run"): the whole job took
+// wall_hours on count x gpu. With data given, that is a measured rate like any
+// other; without, the job is what the time model would process in those hours
+// on that hardware, so each option's time is wall_hours x (the paper's
+// estimated rate / the option's): the relative speeds, anchored on the paper.
+void read_paper_run(const Baseline& b, Request& q, const Gpu& g) {
+  Workload measured = q.workload;
+  if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
+  measured.rate_scale = 1;
+  measured.gpus = b.count;
+  if (measured.gpus > 1 && measured.sharding == Sharding::none) measured.sharding = Sharding::ddp;
+  const double seconds = b.wall_hours * 3600;
+  if (q.data && (q.data->samples > 0 || q.data->tokens > 0)) {
+    const double samples = q.data->samples > 0 ? q.data->samples * q.data->epochs
+                                               : q.data->tokens / std::max(1, q.workload.seq_len);
+    q.workload.rate_scale = baseline_scale(q.model, measured, g, b.count, samples / seconds);
+    return;
+  }
+  const Throughput est = estimate_throughput(q.model, measured, g, b.count);
+  DataSize d = q.data.value_or(DataSize{});
+  d.samples = est.samples_per_s * seconds;
+  d.epochs = 1;
+  d.tokens = 0;
+  q.data = d;
+}
+
 // The user's measured speed (docs/api.md, Time fields): checked, turned into
 // samples per second, and into the factor every estimate is multiplied by.
 void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
@@ -216,6 +288,17 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (auto v = r.number("seconds_per_epoch", 1e-3, 1e9)) b.seconds_per_epoch = *v;
   if (auto v = r.number("samples_per_s", 1e-9, 1e12)) b.samples_per_s = *v;
   if (auto v = r.number("tokens_per_s", 1e-9, 1e15)) b.tokens_per_s = *v;
+  if (auto v = r.number("wall_hours", 1e-4, 1e6)) {
+    b.wall_hours = *v;
+    if (b.seconds_per_epoch > 0 || b.samples_per_s > 0 || b.tokens_per_s > 0)
+      fail_inconsistent(l, r.child_path("wall_hours"), message(l, "why.paper_run_rate"));
+  }
+  if (auto v = r.integer("micro_batch", 1, 65536)) b.micro_batch = *v;
+  if (b.wall_hours > 0) {
+    read_paper_run(b, q, *g);
+    q.baseline = b;
+    return;
+  }
   double samples_per_s = b.samples_per_s;
   if (samples_per_s <= 0 && b.tokens_per_s > 0 && q.workload.seq_len > 0) samples_per_s = b.tokens_per_s / q.workload.seq_len;
   if (samples_per_s <= 0 && b.seconds_per_epoch > 0) {
@@ -227,7 +310,6 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (samples_per_s <= 0)
     fail(l, "missing_field", r.child_path("samples_per_s"),
          message(l, "missing_field", {r.child_path("samples_per_s"), message(l, "why.baseline_rate")}));
-  if (auto v = r.integer("micro_batch", 1, 65536)) b.micro_batch = *v;
   Workload measured = q.workload;
   if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
   q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);

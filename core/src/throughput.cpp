@@ -9,6 +9,8 @@
 
 #include "gpuplan/memory.h"
 #include "model_shapes.h"
+#include "objective.h"
+#include "vlm.h"
 
 namespace gpuplan {
 namespace {
@@ -447,7 +449,7 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
     // Scaling Transformer Inference", sec. 2). The contract gives seq_len =
     // prompt + generated; without the split we take half and half.
     const ModelShapes s = model_shapes(m);
-    const double generated_per_seq = std::max(1, w.seq_len / 2);
+    const double generated_per_seq = w.generated_len > 0 ? std::min(w.generated_len, w.seq_len) : std::max(1, w.seq_len / 2);
     const double prompt = std::max(0.0, w.seq_len - generated_per_seq);
     const double weights = m.params * weight_bytes(w.precision);
     const double kv_per_token = 2.0 * m.layers * std::max(s.kv_dim, 1.0) * w.kv_cache_bits / 8.0;
@@ -511,6 +513,10 @@ double peak_tflops_for(const Gpu& gpu, const Workload& workload, ComputeUnit* un
 
 Throughput estimate_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int gpu_count) {
   const int n = std::max(1, gpu_count);
+  // Hooks (docs/vlm.md, docs/objectives.md): each composes plain estimates.
+  if (m.kind == ModelKind::vlm) return vlm_throughput(m, w, g, n);
+  if (w.mode == Mode::train && w.objective != Objective::sft && m.kind != ModelKind::cnn)
+    return objective_throughput(m, w, g, n);
   Throughput t = w.mode == Mode::infer ? infer_throughput(m, w, g, n) : train_throughput(m, w, g, n);
   t.fp32_peak_tflops = g.tflops.fp32;
   if (!(t.samples_per_s > 0) || !std::isfinite(t.samples_per_s) || !std::isfinite(t.utilization)) {

@@ -16,6 +16,9 @@ export const OPTIMIZERS = ['adamw', 'adamw-8bit', 'sgd', 'sgd-momentum', 'adafac
 export const SHARDINGS = ['none', 'ddp', 'zero1', 'zero2', 'zero3'] as const;
 export const LORA_TARGETS = ['qv', 'attention', 'all-linear'] as const;
 export const KINDS = ['decoder', 'encoder', 'encoder-decoder', 'cnn'] as const;
+// docs/objectives.md: what the training step optimises, and where RL rollouts run.
+export const OBJECTIVES = ['sft', 'dpo', 'grpo', 'ppo'] as const;
+export const ROLLOUTS = ['trainer', 'vllm'] as const;
 export const STAGES = ['debug', 'formal', 'revision'] as const;
 export const BILLINGS = ['', 'on-demand', 'spot', 'monthly', 'yearly', 'off-peak'] as const;
 export const CURRENCIES = ['CNY', 'USD'] as const;
@@ -71,6 +74,14 @@ export interface State {
   platforms: string[]; // empty: every platform
   currency: (typeof CURRENCIES)[number]; // display currency
   target_gpu: string; // the card the memory section compares against
+  objective: (typeof OBJECTIVES)[number];
+  rl_group_size: number;
+  rl_completion_len: number;
+  rl_rollout: (typeof ROLLOUTS)[number];
+  images_per_sample: number; // vision-language models
+  cached_text_embeddings: boolean; // diffusion pipelines
+  // A paper's reported run (baseline.wall_hours): "8 x A100 for 3 days".
+  paper: { on: boolean; gpu: string; count: number; hours: number };
   sort: string; // GPU table column, '-' prefix for descending
 }
 
@@ -117,6 +128,13 @@ export function defaultState(): State {
     currency: 'CNY',
     target_gpu: 'rtx-4090',
     sort: 'cost',
+    objective: 'sft',
+    rl_group_size: 8,
+    rl_completion_len: 256,
+    rl_rollout: 'trainer',
+    images_per_sample: 1,
+    cached_text_embeddings: false,
+    paper: { on: false, gpu: 'a100-sxm4-80g', count: 8, hours: 72 },
   };
 }
 
@@ -138,6 +156,9 @@ const NUMBERS: Record<string, Spec> = {
   epochs: { min: 0, max: 1e6 },
   budget: { min: 0, max: 1e12 },
   deadline_days: { min: 0, max: 3650 },
+  rl_group_size: { min: 1, max: 4096, int: true },
+  rl_completion_len: { min: 1, max: 1 << 20, int: true },
+  images_per_sample: { min: 0, max: 4096, int: true },
 };
 const CUSTOM_NUMBERS: Record<string, Spec> = {
   params: { min: 1, max: 1e14 },
@@ -228,6 +249,12 @@ export function sanitize(input: unknown): State {
     ? o.platforms.filter((p): p is string => typeof p === 'string' && ID.test(p)).slice(0, 64)
     : d.platforms;
   s.target_gpu = id(o.target_gpu, d.target_gpu);
+  s.objective = oneOf(o.objective, OBJECTIVES, d.objective);
+  s.rl_rollout = oneOf(o.rl_rollout, ROLLOUTS, d.rl_rollout);
+  s.cached_text_embeddings = bool(o.cached_text_embeddings, d.cached_text_embeddings);
+  const pr = record(o.paper);
+  s.paper = { on: bool(pr.on, d.paper.on), gpu: id(pr.gpu, d.paper.gpu),
+    count: num(pr.count, { min: 1, max: 4096, int: true }, d.paper.count), hours: num(pr.hours, { min: 0.0001, max: 1e6 }, d.paper.hours) };
   s.sort = typeof o.sort === 'string' && /^-?[a-z_]{1,20}$/.test(o.sort) ? o.sort : d.sort;
   const stages = Array.isArray(o.stages) ? o.stages : [];
   s.stages = d.stages.map((def) => {

@@ -45,6 +45,11 @@ struct Throughput {
   double fp32_peak_tflops = 0; // per GPU, CUDA-core FP32 (what seed 004 and FP32-reading tools divide by price)
   bool bandwidth_bound = false;  // memory traffic, not arithmetic, dominates the GPU time
   StepTime step;
+  // Objectives other than SFT (docs/objectives.md): one optimizer step taken
+  // apart into its phases; step_seconds is their sum. Zero for SFT.
+  double rollout_seconds = 0;   // GRPO / PPO: generating the step's completions
+  double scoring_seconds = 0;   // forwards without gradients: reference, old log-probs, values, reward
+  double training_seconds = 0;  // the policy's (and PPO's critic's) update
 };
 
 Throughput estimate_throughput(const ModelSpec& model, const Workload& workload, const Gpu& gpu,
