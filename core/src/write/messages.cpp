@@ -90,7 +90,7 @@ constexpr Template kTemplates[] = {
     {"why.paper_run_rate", "baseline.wall_hours 是整个任务的时长，不能与实测速度（seconds_per_epoch、samples_per_s、tokens_per_s）同时给出",
      "baseline.wall_hours is the whole job's time; give it instead of a measured speed (seconds_per_epoch, samples_per_s, tokens_per_s), not with one"},
     {"why.architecture_kind", "architecture 只适用于 kind 为 cnn 的模型", "architecture applies to models of kind cnn only"},
-    // --- planning (core/src/planner.cpp): category advice, why each choice, warnings, budget changes
+    // --- planning (core/src/plan/planner.cpp): category advice, why each choice, warnings, budget changes
     {"plan.category.single-gpu-small",
      "单卡小模型：一张 24GB 消费级卡（如 RTX 4090）即可，按小时计费、选秒级开机的平台，快速迭代；不要按周包断。",
      "Small single-GPU job: one 24 GB consumer card (e.g. RTX 4090) is enough; rent by the hour on a platform that starts in seconds and iterate fast; do not book weeks."},
