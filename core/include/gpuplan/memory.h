@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpuplan/model.h"
+#include "gpuplan/model_arithmetic.h"
 #include "gpuplan/request.h"
 
 namespace gpuplan {
@@ -20,6 +21,7 @@ struct MemoryEstimate {
   double allocated_bytes = 0;  // peak of live tensors (torch.cuda.max_memory_allocated)
   double reserved_bytes = 0;   // plus the caching allocator's reserve (max_memory_reserved)
   double total_bytes = 0;      // plus CUDA context and workspaces (what nvidia-smi shows)
+  double trainable_params = 0; // what the optimizer updates (model arithmetic's count; 0 at inference)
 };
 
 // The default safety margin on top of total_bytes when recommending a card.
@@ -37,9 +39,6 @@ MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated);
 // frozen networks beside them), optimizer states and the gradient memory that
 // outlives a step; no activations. An RL rollout runs on top of it.
 std::vector<MemoryComponent> resident_training_state(const ModelSpec& model, const Workload& workload);
-
-// Parameters trained by the adapter (LoRA / QLoRA), from the dimensions.
-double lora_trainable_params(const ModelSpec& model, const Lora& lora);
 
 // Reverse questions (docs/api.md, gpus[].max_micro_batch / max_seq_len): the
 // largest micro-batch (at the workload's sequence length) and the longest

@@ -12,6 +12,11 @@
 
 namespace gpuplan {
 
+// GPUs in one machine (an 8-GPU HGX / DGX node, the largest rental unit the
+// catalog's platforms sell): collectives beyond it cross the network, and the
+// planner packs and parallelises within it.
+inline constexpr int kGpusPerNode = 8;
+
 // Which unit of the card does the matrix work (docs/time-model.md, "Precision").
 enum class ComputeUnit { fp32_cuda, tf32_tensor, fp16_tensor, bf16_tensor };
 std::string_view compute_unit_name(ComputeUnit unit);  // "fp32", "tf32", "fp16-tensor", "bf16-tensor"
@@ -44,6 +49,8 @@ struct Throughput {
   double achieved_tflops = 0;  // per GPU: peak_tflops x utilization
   double fp32_peak_tflops = 0; // per GPU, CUDA-core FP32 (what seed 004 and FP32-reading tools divide by price)
   bool bandwidth_bound = false;  // memory traffic, not arithmetic, dominates the GPU time
+  double trainable_params = 0;   // train: what the optimizer step reads and writes (model arithmetic's count)
+  double weight_bytes = 0;       // generation: weight bytes each decode step streams (the resident weights)
   StepTime step;
   // Objectives other than SFT (docs/objectives.md): one optimizer step taken
   // apart into its phases; step_seconds is their sum. Zero for SFT.

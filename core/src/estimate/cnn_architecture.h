@@ -30,6 +30,28 @@ struct CnnFootprint {
 
 CnnFootprint expand_cnn(const CnnArchitecture& a, int image_size, const CnnPass& pass);
 
+// The last expansion asked for, kept: plan() asks for the same network at the
+// same size again and again (every GPU, the fit-limit bisections, the OOM
+// doctor's variants), and an SDXL expansion is a few hundred layers.
+class FootprintMemo {
+ public:
+  const CnnFootprint& get(const CnnArchitecture& a, int image_size, const CnnPass& pass) {
+    if (image_size_ != image_size || !(pass_ == pass) || !(architecture_ == a)) {
+      footprint_ = expand_cnn(a, image_size, pass);
+      architecture_ = a;
+      image_size_ = image_size;
+      pass_ = pass;
+    }
+    return footprint_;
+  }
+
+ private:
+  CnnArchitecture architecture_;
+  int image_size_ = 0;
+  CnnPass pass_;
+  CnnFootprint footprint_;
+};
+
 // Families (one file each). Each fills params, macs and the tally's figures.
 void expand_resnet(const CnnArchitecture& a, int image_size, Tally& t);
 void expand_deeplabv3(const CnnArchitecture& a, int image_size, Tally& t);

@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "cnn_architecture.h"
+#include "gpuplan/model_arithmetic.h"
 #include "largest_fitting.h"
-#include "model_shapes.h"
 #include "objective.h"
 #include "vlm.h"
 
@@ -20,32 +20,9 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 bool is_mixed(Precision p) { return p == Precision::fp16_mixed || p == Precision::bf16_mixed; }
 
-// --- Weight formats ---------------------------------------------------------
-
-// NF4 as QLoRA trains it (Dettmers et al. 2023, "QLoRA", section 3): 4-bit
-// codes, one 8-bit absmax per block of 64 and, with double quantization, one
-// fp32 constant per 256 blocks: 4 + 8/64 + 32/(64*256) bits per parameter.
-constexpr double kNf4DoubleQuantBytes = (4 + 8.0 / 64 + 32.0 / (64 * 256)) / 8;
-// 4-bit inference as transformers loads it (load_in_4bit, bnb_4bit_use_double_quant
-// defaults to False): 4-bit codes plus an fp32 absmax per block of 64.
-constexpr double kNf4InferenceBytes = (4 + 32.0 / 64) / 8;
-
-// Bytes of one linear-layer weight as stored for inference.
-// int8 (LLM.int8, Dettmers et al. 2022): 1 byte plus an fp16 scale per row.
-// int4 (GPTQ / AWQ, group size 128): 4 bits plus an fp16 scale and a 4-bit
-//   zero point per group of 128: (4 + 20/128) bits.
-double inference_bytes_per_weight(Precision p) {
-  switch (p) {
-    case Precision::fp32: return 4;
-    case Precision::int8: return 1 + 2.0 / 4096;
-    case Precision::nf4: return kNf4InferenceBytes;
-    case Precision::int4: return (4 + 20.0 / 128) / 8;
-    default: return 2;
-  }
-}
-
-// Bytes of an activation element: half precision under every regime but fp32.
-double compute_bytes(Precision p) { return p == Precision::fp32 ? 4 : 2; }
+// Bytes per element (activations, adapters, weight formats) come from the
+// shared model arithmetic (gpuplan/model_arithmetic.h).
+double compute_bytes(Precision p) { return activation_element_bytes(p); }
 
 // Bytes of the residual stream between layers. Under autocast (fp16/bf16-mixed
 // on one GPU or DDP) the weights are fp32, so the residual additions and the
@@ -144,24 +121,6 @@ double logits_bytes(const ModelSpec& m, const Workload& w) {
 }
 
 // --- Adapters and optimizers ------------------------------------------------
-
-// LoRA (Hu et al. 2021): r·(d_in + d_out) parameters per adapted matrix.
-double adapter_params(const ModelSpec& m, const ModelShapes& s, const Lora& lora) {
-  const double h = m.hidden, r = lora.rank;
-  double qv = r * (h + s.q_dim) + r * (h + s.kv_dim);
-  double per_layer = 0;
-  switch (lora.targets) {
-    case LoraTargets::qv: per_layer = qv; break;
-    case LoraTargets::attention: per_layer = 2 * r * (h + s.q_dim) + 2 * r * (h + s.kv_dim); break;
-    case LoraTargets::all_linear: {
-      per_layer = 2 * r * (h + s.q_dim) + 2 * r * (h + s.kv_dim);
-      double matrices = m.gated_mlp ? 3 : 2;
-      per_layer += matrices * r * (h + m.ffn) * m.experts;
-      break;
-    }
-  }
-  return per_layer * m.layers;
-}
 
 // Optimizer state bytes per trainable parameter, with states in `state` bytes:
 // AdamW: exp_avg + exp_avg_sq (Loshchilov & Hutter 2019; PyTorch keeps them in
@@ -384,14 +343,14 @@ TrainState adapter_training_state(const ModelSpec& m, const ModelShapes& s, cons
   double base;
   double gathered_bytes_per_param = compute_bytes(prec);
   if (w.method == Method::qlora) {
-    base = s.linear_params * kNf4DoubleQuantBytes + (s.embedding_params + s.other_params) * 2;
-    gathered_bytes_per_param = kNf4DoubleQuantBytes;
+    base = qlora_base_bytes(m, s);
+    gathered_bytes_per_param = bytes_per_weight(WeightFormat::nf4_double_quant);
   } else {
     base = m.params * compute_bytes(prec);
   }
   // Adapters: PEFT keeps them in fp32 under autocast; torchtune's bf16-true in bf16.
-  const double adapter = adapter_params(m, s, w.lora);
-  const double adapter_bytes = prec == Precision::bf16_true ? 2 : 4;
+  const double adapter = lora_trainable_params(m, w.lora);
+  const double adapter_bytes = adapter_element_bytes(prec);
   t.weights = base * shard.params + adapter * adapter_bytes;
   if (w.sharding == Sharding::zero3 && w.cpu_offload) t.weights = adapter * adapter_bytes;
   t.live_grads = adapter * adapter_bytes;
@@ -437,28 +396,6 @@ CnnPass cnn_pass(const Workload& w) {
   return p;
 }
 
-// The last expansion asked for, kept: plan() asks for the same network at the
-// same size again and again (every GPU, the fit-limit bisections, the OOM
-// doctor's variants), and an SDXL expansion is a few hundred layers.
-class FootprintMemo {
- public:
-  const CnnFootprint& get(const CnnArchitecture& a, int image_size, const CnnPass& pass) {
-    if (image_size_ != image_size || !(pass_ == pass) || !(architecture_ == a)) {
-      footprint_ = expand_cnn(a, image_size, pass);
-      architecture_ = a;
-      image_size_ = image_size;
-      pass_ = pass;
-    }
-    return footprint_;
-  }
-
- private:
-  CnnArchitecture architecture_;
-  int image_size_ = 0;
-  CnnPass pass_;
-  CnnFootprint footprint_;
-};
-
 const CnnFootprint& cnn_footprint(const ModelSpec& m, const Workload& w) {
   thread_local FootprintMemo memo;
   return memo.get(m.architecture, w.image_size, cnn_pass(w));
@@ -484,22 +421,6 @@ double frozen_bytes(const ModelSpec& m, const Workload& w) {
   double params = m.frozen_params;
   if (w.mode == Mode::train && w.cached_text_embeddings) params -= m.frozen_text_params;
   return std::max(0.0, params) * (w.precision == Precision::fp32 ? 4 : 2);
-}
-
-// LoRA on a convolutional preset: r x (d_in + d_out) per adapted linear
-// (Hu et al. 2021), over the target set the expansion recorded (diffusion
-// UNets: attention projections, and with all-linear the feed-forwards).
-double cnn_adapter_params(const ModelSpec& m, const Lora& lora) {
-  if (m.architecture.family == CnnFamily::none) return 0;
-  // The adapters' widths are structural (any size, any pass): the reference
-  // expansion, remembered apart from the workload's so the two do not evict
-  // each other (time and memory both ask, per GPU).
-  thread_local FootprintMemo structural;
-  const CnnFootprint& f = structural.get(m.architecture, m.reference_image_size, CnnPass{});
-  double width = f.lora_width_attention;
-  if (lora.targets == LoraTargets::qv) width = f.lora_width_qv;
-  if (lora.targets == LoraTargets::all_linear) width = f.lora_width_all_linear;
-  return lora.rank * width;
 }
 
 MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
@@ -530,9 +451,10 @@ MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
     // (diffusers' LoRA scripts cast_training_params(unet, torch.float32) under
     // fp16 mixed precision; bf16 under bf16-true) with their gradients and
     // optimizer states.
-    const double adapter = cnn_adapter_params(m, w.lora);
-    const double adapter_bytes = w.precision == Precision::bf16_true ? 2 : 4;
-    t.weights = p * (w.method == Method::qlora ? kNf4DoubleQuantBytes : (half ? 2 : 4)) + adapter * adapter_bytes;
+    const double adapter = lora_trainable_params(m, w.lora);
+    const double adapter_bytes = adapter_element_bytes(w.precision);
+    t.weights = p * (w.method == Method::qlora ? bytes_per_weight(WeightFormat::nf4_double_quant) : (half ? 2 : 4)) +
+                adapter * adapter_bytes;
     t.live_grads = adapter * adapter_bytes;
     t.optimizer = adapter * optimizer_bytes_per_param(w.optimizer, adapter_bytes, m);
     if (w.grad_accumulation > 1) {
@@ -561,9 +483,7 @@ MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const 
   MemoryEstimate e;
   const double n = std::max(1, w.gpus);
   const bool split = w.sharding == Sharding::zero3;  // weights tensor-split across GPUs
-  double quantized = s.linear_params * inference_bytes_per_weight(w.precision);
-  double kept = (s.embedding_params + s.other_params) * (w.precision == Precision::fp32 ? 4 : 2);
-  add(e, "weights", (quantized + kept) / (split ? n : 1));
+  add(e, "weights", inference_weight_bytes(m, s, w.precision) / (split ? n : 1));
   // KV cache: K and V for every layer, kv_heads·head_dim wide, for every
   // position of every sequence, at kv_cache_bits (Pope et al. 2022,
   // "Efficiently Scaling Transformer Inference", section 2). Grouped-query
@@ -609,12 +529,6 @@ MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated) {
   return finish(e);
 }
 
-double lora_trainable_params(const ModelSpec& model, const Lora& lora) {
-  if (model.kind == ModelKind::cnn) return cnn_adapter_params(model, lora);
-  return adapter_params(model, model_shapes(model), lora);
-}
-
-
 FitLimits fit_limits(const ModelSpec& m, const Workload& w, double capacity_bytes) {
   FitLimits out;
   Workload probe = w;
@@ -633,13 +547,20 @@ FitLimits fit_limits(const ModelSpec& m, const Workload& w, double capacity_byte
 }
 
 MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
+  MemoryEstimate e;
   // Hooks (docs/objectives.md, docs/vlm.md): each composes plain estimates.
-  if (m.kind == ModelKind::vlm) return vlm_memory(m, w);
-  if (w.mode == Mode::train && w.objective != Objective::sft && m.kind != ModelKind::cnn) return objective_memory(m, w);
-  if (m.kind == ModelKind::cnn) return cnn_memory(m, w);
-  const ModelShapes s = model_shapes(m);
-  if (w.mode == Mode::infer) return inference_memory(m, s, w);
-  return transformer_training(m, s, w);
+  if (m.kind == ModelKind::vlm) {
+    e = vlm_memory(m, w);
+  } else if (w.mode == Mode::train && w.objective != Objective::sft && m.kind != ModelKind::cnn) {
+    e = objective_memory(m, w);
+  } else if (m.kind == ModelKind::cnn) {
+    e = cnn_memory(m, w);
+  } else {
+    const ModelShapes s = model_shapes(m);
+    e = w.mode == Mode::infer ? inference_memory(m, s, w) : transformer_training(m, s, w);
+  }
+  e.trainable_params = trainable_params(m, w);
+  return e;
 }
 
 }  // namespace gpuplan

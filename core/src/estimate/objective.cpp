@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "model_shapes.h"
+#include "gpuplan/model_arithmetic.h"
 
 namespace gpuplan {
 namespace {

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "gpuplan/memory.h"
-#include "model_shapes.h"
+#include "gpuplan/model_arithmetic.h"
 #include "objective.h"
 #include "vlm.h"
 
@@ -108,7 +108,6 @@ constexpr double kPcieP2pEfficiency = 0.80;
 constexpr double kPcieHostStagedEfficiency = 0.20;
 // Beyond one 8-GPU node: 100 Gb/s of network per GPU (a common cloud fabric).
 constexpr double kInterNodeBytesPerS = 12.5e9;
-constexpr int kGpusPerNode = 8;
 // DDP overlaps the gradient all-reduce with the backward pass (bucketing,
 // PyTorch DDP design note); ZeRO-3 / FSDP gathers showed no net overlap on
 // the visible runs, so none is assumed.
@@ -183,27 +182,9 @@ double unit_efficiency(ComputeUnit u) {
   return kFp32Efficiency;
 }
 
-// Bytes per activation element: 4 in fp32, 2 under autocast or pure 16 bits.
-double activation_bytes(Precision p) { return p == Precision::fp32 ? 4 : 2; }
-
-double weight_bytes(Precision p) {
-  switch (p) {
-    case Precision::fp32: return 4;
-    case Precision::int8: return 1;
-    case Precision::nf4:
-    case Precision::int4: return 0.5 + 0.0625;  // 4 bits + one 16-bit scale per 32-64 weights
-    default: return 2;
-  }
-}
-
-// Parameters a LoRA adapter trains: rank x (in + out) per adapted matrix.
-double lora_params(const ModelSpec& m, const Workload& w, const ModelShapes& s) {
-  double matrices = 2;
-  if (w.lora.targets == LoraTargets::attention) matrices = 4;
-  if (w.lora.targets == LoraTargets::all_linear) matrices = 4 + (m.gated_mlp ? 3 : 2);
-  double width = std::max(1.0, double(m.hidden) + std::max(s.kv_dim, 1.0));
-  return m.layers * matrices * double(w.lora.rank) * width;
-}
+// Bytes per activation element, per weight, parameter counts and FLOPs: the
+// shared model arithmetic (gpuplan/model_arithmetic.h).
+double activation_bytes(Precision p) { return activation_element_bytes(p); }
 
 struct Work {
   double flops = 0;           // per GPU per step
@@ -213,21 +194,6 @@ struct Work {
   double trainable = 0;       // parameters the optimizer updates
 };
 
-// Matmul parameters a token passes through, and the LM head.
-struct TokenParams {
-  double linear = 0;  // transformer blocks, routed experts only
-  double head = 0;    // vocabulary projection (decoders and encoder-decoders)
-};
-
-TokenParams token_params(const ModelSpec& m, const ModelShapes& s) {
-  TokenParams p;
-  p.linear = m.layers * (s.attention_params + s.active_mlp_params);
-  if (p.linear <= 0) p.linear = m.params;
-  // BERT-style encoders are fine-tuned with a small task head, not the vocabulary.
-  if (m.kind != ModelKind::encoder) p.head = double(m.vocab) * m.hidden;
-  return p;
-}
-
 double size_efficiency(const ModelSpec& m) {
   return m.hidden > 0 ? m.hidden / (m.hidden + kHalfEfficiencyHidden) : 1.0;
 }
@@ -235,17 +201,11 @@ double size_efficiency(const ModelSpec& m) {
 Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double bandwidth, bool train) {
   Work k;
   const double area = std::pow(double(w.image_size) / std::max(1, m.reference_image_size), 2);
-  const double forward_flops = m.gflops_per_sample * 1e9 * area * w.micro_batch;
-  // Training: forward + backward (input and weight gradients) = 3 x forward;
-  // frozen weights (LoRA, QLoRA) skip their weight gradients: 2 x forward;
-  // activation checkpointing recomputes each block's forward once more (Chen
-  // et al. 2016).
-  const bool full = w.method == Method::full;
-  k.flops = (train ? (full ? 3 : 2) + (w.grad_checkpointing ? 1 : 0) : 1) * forward_flops;
-  // A diffusion training step also encodes its images with the frozen VAE
-  // (forward only, latents computed on the fly): at 512 px more MACs than one
-  // UNet forward (docs/memory-model.md, "Convolutional and diffusion networks").
-  if (train) k.flops += m.frozen_gflops_per_sample * 1e9 * area * w.micro_batch;
+  // Training: 3 x forward (2 x with frozen weights, +1 recomputed) plus the
+  // frozen VAE's encode of a diffusion step (model_arithmetic.h); at 512 px
+  // the VAE encode is more MACs than one UNet forward (docs/memory-model.md,
+  // "Convolutional and diffusion networks").
+  k.flops = train ? train_flops_per_micro_batch(m, w) : cnn_forward_flops_per_sample(m, w) * w.micro_batch;
   k.compute_seconds = k.flops / (rate_flops * kConvRelativeEfficiency);
   // activation_bytes_per_sample is the fp32 training footprint at the reference size.
   const double elements = m.activation_bytes_per_sample / 4 * area * w.micro_batch;
@@ -253,27 +213,18 @@ Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double b
                               : 2;  // inference: written once, read once
   k.memory_seconds = passes * elements * activation_bytes(w.precision) / bandwidth;
   k.kernels = kCnnKernelsPerPass * (train ? 3 : 1) * (w.torch_compile ? kCompiledKernelShare : 1.0);
-  k.trainable = full ? m.params : lora_trainable_params(m, w.lora);
+  k.trainable = train ? trainable_params(m, w) : 0;
   return k;
 }
 
 Work transformer_train_work(const ModelSpec& m, const Workload& w, double rate_flops, double bandwidth) {
   Work k;
   const ModelShapes s = model_shapes(m);
-  const TokenParams p = token_params(m, s);
   const double tokens = double(w.micro_batch) * w.seq_len;
   const bool ckpt = w.grad_checkpointing;
-  // Model FLOPs per token (Kaplan et al. 2020 sec. 2.1; Narayanan et al. 2021
-  // eq. 3): 2 per weight forward, 4 backward. Frozen weights (LoRA, QLoRA)
-  // skip their weight gradient: 4 per weight. Recomputation adds a forward.
-  const double per_weight = w.method == Method::full ? 6 : 4;
-  double matmul = per_weight * (p.linear + p.head) + (ckpt ? 2 * p.linear : 0);
-  // Attention scores and values: 4·h·s per layer forward, x3 with backward,
-  // + one forward if recomputed. Causal FlashAttention skips the masked half
-  // (Dao 2023, FlashAttention-2, sec. 4.1 FLOP count).
-  const double causal_skip = (w.flash_attention && m.kind != ModelKind::encoder) ? 0.5 : 1.0;
-  double attention = 12.0 * m.layers * m.hidden * w.seq_len * (ckpt ? 4.0 / 3.0 : 1.0) * causal_skip;
-  k.flops = tokens * (matmul + attention);
+  // Model FLOPs per token: 6 per weight (4 frozen), attention x3, recomputation
+  // and causal FlashAttention's skipped half (model_arithmetic.h).
+  k.flops = tokens * train_flops_per_token(m, s, w);
   k.compute_seconds = k.flops / (rate_flops * size_efficiency(m));
   const double per_token_layer =
       kSavedBytesPerHiddenPerToken * m.hidden + (w.flash_attention ? 0 : kScoreBytesPerHeadPerToken * m.heads * double(w.seq_len));
@@ -282,7 +233,7 @@ Work transformer_train_work(const ModelSpec& m, const Workload& w, double rate_f
   if (w.method == Method::qlora)
     k.memory_seconds += s.linear_params * kQloraDequantBytesPerParam * (ckpt ? 3 : 2) / bandwidth;
   k.kernels = m.layers * kKernelsPerLayerPass * (3 + (ckpt ? 1 : 0)) * (w.torch_compile ? kCompiledKernelShare : 1.0);
-  k.trainable = w.method == Method::full ? m.params : lora_params(m, w, s);
+  k.trainable = trainable_params(m, w);
   return k;
 }
 
@@ -307,9 +258,12 @@ CommunicationBytes communication_bytes(const ModelSpec& m, const Workload& w, do
       c.per_optimizer_step = ring * m.params * param_bytes;
       return c;
     }
-    // Frozen base weights gathered for forward and backward; adapter gradients are tiny.
-    const double frozen_bytes = w.method == Method::qlora ? 0.5 : (w.precision == Precision::fp32 ? 4 : 2);
-    c.per_micro_batch = 2 * ring * m.params * frozen_bytes;
+    // Frozen base weights gathered for forward and backward, in the bytes
+    // the memory model holds them in (QLoRA: NF4 linears, bf16 embeddings);
+    // adapter gradients are tiny.
+    const double frozen_bytes = w.method == Method::qlora ? qlora_base_bytes(m, model_shapes(m))
+                                                          : m.params * activation_bytes(w.precision);
+    c.per_micro_batch = 2 * ring * frozen_bytes;
     c.per_optimizer_step = 2 * ring * trainable * 4;
     return c;
   }
@@ -401,6 +355,7 @@ Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
   t.utilization = k.flops / (micro_seconds * peak);
   t.achieved_tflops = t.peak_tflops * t.utilization;
   t.bandwidth_bound = st.memory_seconds + st.optimizer_seconds > st.compute_seconds;
+  t.trainable_params = k.trainable;
   return t;
 }
 
@@ -423,9 +378,8 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
       k = cnn_work(m, w, achieved_rate, bandwidth, false);
     } else {
       const ModelShapes s = model_shapes(m);
-      const TokenParams p = token_params(m, s);
       const double tokens = b * w.seq_len;
-      k.flops = tokens * (2 * p.linear + 4.0 * m.layers * m.hidden * w.seq_len);
+      k.flops = tokens * (forward_matmul_flops_per_token(m, s) + attention_flops_per_token(m, w.seq_len));
       k.compute_seconds = k.flops / (achieved_rate * size_efficiency(m));
       const double per_token_layer = kSavedBytesPerHiddenPerToken * m.hidden +
                                      (w.flash_attention ? 0 : kScoreBytesPerHeadPerToken * m.heads * double(w.seq_len));
@@ -451,10 +405,14 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
     const ModelShapes s = model_shapes(m);
     const double generated_per_seq = w.generated_len > 0 ? std::min(w.generated_len, w.seq_len) : std::max(1, w.seq_len / 2);
     const double prompt = std::max(0.0, w.seq_len - generated_per_seq);
-    const double weights = m.params * weight_bytes(w.precision);
+    // Each decode step reads every resident weight once (the memory model's
+    // figure for the format) and the cache; a token's matmuls pass through
+    // its routed experts only.
+    const double weights = inference_weight_bytes(m, s, w.precision);
+    const double matmul_flops = forward_matmul_flops_per_token(m, s);
     const double kv_per_token = 2.0 * m.layers * std::max(s.kv_dim, 1.0) * w.kv_cache_bits / 8.0;
     const double mean_context = prompt + generated_per_seq / 2;
-    const double prefill_flops = b * prompt * (2 * m.params + 4.0 * m.layers * m.hidden * prompt / 2);
+    const double prefill_flops = b * prompt * (matmul_flops + attention_flops_per_token(m, prompt / 2));
     const double prefill_seconds = prefill_flops / (achieved_rate * size_efficiency(m)) / n;
     // Tensor-parallel over n GPUs: each reads 1/n of the weights and cache per step.
     const double decode_bytes = (weights + b * kv_per_token * mean_context) / n;
@@ -462,7 +420,7 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
     if (w.precision == Precision::int8 || w.precision == Precision::nf4 || w.precision == Precision::int4)
       // On the vector unit; a card with no published FP32 figure (Ascend 910B) uses its matrix rate.
       decode_memory += kDequantOpsPerWeight * m.params / n / ((g.tflops.fp32 > 0 ? g.tflops.fp32 * 1e12 : peak));
-    const double decode_compute = 2 * m.params * b / (achieved_rate * size_efficiency(m)) / n;
+    const double decode_compute = matmul_flops * b / (achieved_rate * size_efficiency(m)) / n;
     const double decode_kernels = m.layers * kDecodeKernelsPerLayer;
     // Two all-reduces per layer per token under tensor parallelism: latency-bound.
     const double tp_sync = n > 1 ? 2.0 * m.layers * (g.nvlink_bytes_per_s > 0 ? 10e-6 : 30e-6) : 0;
@@ -475,7 +433,8 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
     st.gpu_seconds = prefill_seconds + generated_per_seq * decode_step;
     t.step_seconds = st.gpu_seconds;
     generated = b * generated_per_seq;
-    flops = prefill_flops + generated * 2 * m.params;
+    flops = prefill_flops + generated * matmul_flops;
+    t.weight_bytes = weights;
     t.samples_per_s = b / t.step_seconds;
     t.tokens_per_s = generated / t.step_seconds;
     t.bandwidth_bound = decode_memory > decode_compute;

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string>
 
+#include "gpuplan/model_arithmetic.h"
+
 namespace gpuplan {
 namespace {
 
@@ -91,6 +93,22 @@ ModelSpec vlm_tower(const ModelSpec& m) {
   return t;
 }
 
+double vlm_trainable_params(const ModelSpec& m, const Workload& w) {
+  double n = trainable_params(vlm_decoder(m), w);
+  if (images(w) > 0 && tower_trained(w)) n += trainable_params(vlm_tower(m), tower_workload(m, w, true));
+  return n;
+}
+
+double vlm_train_flops_per_micro_batch(const ModelSpec& m, const Workload& w) {
+  double flops = train_flops_per_micro_batch(vlm_decoder(m), decoder_workload(m, w));
+  if (images(w) == 0) return flops;
+  const ModelSpec tower = vlm_tower(m);
+  const Workload t = tower_workload(m, w, tower_trained(w));
+  if (tower_trained(w)) return flops + train_flops_per_micro_batch(tower, t);
+  const double per_token = forward_matmul_flops_per_token(tower, model_shapes(tower)) + attention_flops_per_token(tower, t.seq_len);
+  return flops + double(t.micro_batch) * t.seq_len * per_token;
+}
+
 MemoryEstimate vlm_memory(const ModelSpec& m, const Workload& w) {
   std::vector<MemoryComponent> parts = allocated_components(estimate_memory(vlm_decoder(m), decoder_workload(m, w)));
   if (images(w) > 0 && tower_trained(w)) {
@@ -121,9 +139,16 @@ Throughput vlm_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, i
   const double slow = t.step_seconds / step;
   t.samples_per_s *= slow;
   t.tokens_per_s *= slow;
-  t.utilization *= slow;
-  t.achieved_tflops *= slow;
   t.step_seconds = step;
+  t.trainable_params = vlm_trainable_params(m, w);
+  // Utilization: the whole model's FLOPs (model arithmetic's count) over the step.
+  if (w.mode == Mode::train && t.peak_tflops > 0) {
+    const double flops = vlm_train_flops_per_micro_batch(m, w) * std::max(1, w.grad_accumulation);
+    t.utilization = flops / (step * t.peak_tflops * 1e12);  // per GPU; step already carries any baseline scale
+  } else {
+    t.utilization *= slow;
+  }
+  t.achieved_tflops = t.peak_tflops * t.utilization;
   t.training_seconds = t.training_seconds > 0 ? t.training_seconds + tower : 0;
   return t;
 }

@@ -20,6 +20,13 @@ double vlm_image_patches(const VisionTower& v, int image_size);
 ModelSpec vlm_decoder(const ModelSpec& m);
 ModelSpec vlm_tower(const ModelSpec& m);
 
+// What the optimizer updates (the decoder's share, the tower's when trained)
+// and the model FLOPs of one training micro-batch (the decoder's over text and
+// image tokens, the tower's forward, or its training step when trained): the
+// figures gpuplan/model_arithmetic.h reports for a VLM.
+double vlm_trainable_params(const ModelSpec& m, const Workload& w);
+double vlm_train_flops_per_micro_batch(const ModelSpec& m, const Workload& w);
+
 MemoryEstimate vlm_memory(const ModelSpec& m, const Workload& w);
 Throughput vlm_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n);
 

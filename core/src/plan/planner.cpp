@@ -15,6 +15,7 @@
 #include "names.h"
 #include "gpuplan/memory.h"
 #include "gpuplan/pricing.h"
+#include "gpuplan/throughput.h"
 #include "messages.h"
 
 namespace gpuplan {
@@ -53,7 +54,7 @@ constexpr double kAssumedSpotInterruptionsPerHour = 1.0 / 24;
 constexpr int kCheckpointsKept = 2;
 // A rented multi-GPU machine holds at most 8 cards (one node); packing and
 // data parallelism stay within it, as group rentals do (seed 004).
-constexpr int kMachineGpus = 8;
+constexpr int kMachineGpus = kGpusPerNode;  // gpuplan/throughput.h
 // Residential electricity in China is about 0.5–0.6 CNY/kWh (NDRC tiered
 // tariffs, first tier); 0.6 is the default unless the request gives its rate.
 constexpr double kDefaultElectricityCnyPerKwh = 0.6;
@@ -247,7 +248,7 @@ double Planner::checkpoint_bytes() {
   if (q_.workload.method != Method::full && q_.model.kind != ModelKind::cnn) {
     // An adapter checkpoint: the trainable weights with fp32 master copy and
     // Adam's two moments, 16 bytes per trainable parameter.
-    checkpoint_bytes_ = lora_trainable_params(q_.model, q_.workload.lora) * 16;
+    checkpoint_bytes_ = trainable_params(q_.model, q_.workload) * 16;
     return checkpoint_bytes_;
   }
   // The whole model state: weights and optimizer of the unsharded job.

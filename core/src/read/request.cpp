@@ -8,9 +8,9 @@
 #include "cnn_architecture.h"
 #include "cnn_architecture_json.h"
 #include "gpuplan/memory.h"
+#include "gpuplan/model_arithmetic.h"
 #include "gpuplan/throughput.h"
 #include "json_reader.h"
-#include "model_shapes.h"
 #include "messages.h"
 #include "science_request.h"
 #include "vision_json.h"
@@ -116,7 +116,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
   }
   if (m.ffn == 0) m.ffn = 4 * m.hidden;
   // Explicit dimensions without gated_mlp: classify the MLP from the
-  // published parameter count (3 matrices gated, 2 plain; model_shapes.h).
+  // published parameter count (3 matrices gated, 2 plain; gpuplan/model_arithmetic.h).
   if (!gated && !r.string("preset")) m.gated_mlp = implied_mlp_matrices(m) > 2.5;
   if (m.hidden % m.heads != 0)
     fail_inconsistent(l, r.child_path("heads"),
