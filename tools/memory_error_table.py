@@ -6,6 +6,11 @@ applies the same rules and fails when the error distribution degrades.
 
 usage: tools/memory_error_table.py [path/to/gpuplan] [--markdown] [--all] [--strict]
 
+It also prints the error per software stack (workload.stack) and the coverage
+of an 80 % interval on the memory estimate calibrated leave-one-source-out:
+for each source, the 10th-90th percentile of measured / estimated over every
+other source's measured cases (the same rule as tools/time_error_table.py).
+
 --strict compares cases whose statistic is unknown with reserved_bytes instead
 of accepting anything between allocated_bytes and total_bytes.
 """
@@ -14,6 +19,8 @@ import os
 import statistics
 import subprocess
 import sys
+
+from error_stats import loso_interval, percentile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GIB = 2.0 ** 30
@@ -73,8 +80,9 @@ def main():
     binary = args[0] if args else os.path.join(ROOT, "build", "native", "bin", "gpuplan")
     markdown = "--markdown" in sys.argv
     cases = json.load(open(os.path.join(ROOT, "tests", "data", "memory_cases.json")))["cases"]
-    rows, by_source = [], {}
+    rows, by_source, by_stack = [], {}, {}
     errors, sided = [], []
+    ratios = []  # {"source", "ratio": measured / estimated} of the measured cases
     for case in cases:
         if case.get("unmappable"):
             continue
@@ -87,9 +95,12 @@ def main():
         err, right, est = evaluate(case, resp)
         src = case["source"]
         by_source.setdefault(src, {"errors": [], "sided": []})
+        stack = case["request"].get("workload", {}).get("stack", "eager")
         if err is not None:
             errors.append(abs(err))
             by_source[src]["errors"].append(abs(err))
+            by_stack.setdefault(stack, []).append(abs(err))
+            ratios.append({"source": src, "ratio": 1 / (1 + err)})
         else:
             sided.append(right)
             by_source[src]["sided"].append(right)
@@ -119,6 +130,29 @@ def main():
                 "%.1f %%" % (100 * max(e)) if e else "-", "%d / %d" % (sum(s), len(s)) if s else "-"))
     print("measured cases: %d, median |error| %.1f %%, p90 %.1f %%; fit/oom/capacity: %d / %d on the right side" % (
         len(errors), 100 * statistics.median(errors), 100 * pct(errors, 0.9), sum(sided), len(sided)))
+    print()
+    if markdown:
+        print("| stack | measured cases | median abs error | p90 abs error |")
+        print("| --- | ---: | ---: | ---: |")
+    for stack, e in sorted(by_stack.items()):
+        line = (stack, len(e), 100 * statistics.median(e), 100 * pct(e, 0.9))
+        print(("| %s | %d | %.1f %% | %.1f %% |" if markdown else "stack %-10s %3d cases, median %.1f %%, p90 %.1f %%") % line)
+    print()
+
+    covered = {}
+    for r in ratios:
+        lo, hi = loso_interval(ratios, r["source"])
+        covered.setdefault(r["source"], []).append(lo <= r["ratio"] <= hi)
+    if markdown:
+        print("| source | measured cases | 80 % interval covers (leave-one-source-out) |")
+        print("| --- | ---: | ---: |")
+    for src, c in covered.items():
+        print(("| %s | %d | %.0f %% |" if markdown else "%-70s %3d cases, LOSO 80 %% interval covers %.0f %%") % (
+            src[:70] if not markdown else src, len(c), 100 * sum(c) / len(c)))
+    flat = [x for c in covered.values() for x in c]
+    everything = [r["ratio"] for r in ratios]
+    print("all: LOSO 80 %% interval covers %.0f %% of %d measured cases; pooled interval on the estimate: x%.2f to x%.2f" % (
+        100 * sum(flat) / len(flat), len(flat), percentile(everything, 0.1), percentile(everything, 0.9)))
 
 
 if __name__ == "__main__":

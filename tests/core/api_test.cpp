@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "gpuplan/catalog.h"
 #include "test_support.h"
 
 namespace gpuplan::test {
@@ -83,6 +84,55 @@ TEST(Api, DeepNestingIsRejectedCleanly) {
   JsonReply reply = plan_json(deep);
   EXPECT_EQ(reply.exit_code, 2);
   EXPECT_EQ(nlohmann::json::parse(reply.json)["error"]["code"], "too_deep");
+}
+
+bool has_warning(const nlohmann::json& r, const std::string& code) {
+  for (const auto& w : r.value("warnings", nlohmann::json::array()))
+    if (w["code"] == code) return true;
+  return false;
+}
+
+// model.params far from what the dimensions give is warned about, in both
+// languages; params that agree with them are not (issue #13: 7e12 on 7B
+// dimensions was accepted silently).
+TEST(Api, ParamsFarFromTheDimensionsAreWarnedAbout) {
+  auto en = run({{"locale", "en"}, {"model", {{"preset", "llama-2-7b"}, {"params", 7e12}}}});
+  ASSERT_TRUE(has_warning(en, "params_mismatch")) << en["warnings"];
+  std::string text;
+  for (const auto& w : en["warnings"])
+    if (w["code"] == "params_mismatch") text = w["message"];
+  EXPECT_NE(text.find("model.params (7000000000000) is"), std::string::npos) << text;
+  EXPECT_NE(text.find("the about 6738000000 parameters the dimensions give"), std::string::npos) << text;
+  auto zh = run({{"model", {{"kind", "decoder"}, {"params", 1.3e9}, {"layers", 32}, {"hidden", 4096}, {"heads", 32},
+                            {"ffn", 11008}, {"vocab", 32000}}}});
+  ASSERT_TRUE(has_warning(zh, "params_mismatch")) << zh["warnings"];
+  EXPECT_FALSE(has_warning(run({{"model", {{"preset", "llama-2-7b"}, {"params", 6.74e9}}}}), "params_mismatch"));
+  EXPECT_FALSE(has_warning(run({{"model", {{"preset", "llama-2-7b"}}}}), "params_mismatch"));  // params not given
+}
+
+// Every preset's own params agree with its own dimensions (so the warning
+// only ever points at the user's figures).
+TEST(Api, NoPresetDisagreesWithItsDimensions) {
+  for (const auto& m : embedded_catalog().models) {
+    if (m.kind == ModelKind::cnn) continue;
+    auto r = run({{"model", {{"preset", m.id}, {"params", m.params}}}});
+    EXPECT_FALSE(has_warning(r, "params_mismatch")) << m.id << ": " << r["warnings"];
+  }
+}
+
+// hardware.count is workload.gpus (docs/api.md): gpus[] and the OOM doctor
+// size the same run, so they give the same verdict (issue #13: count 4 with
+// gpus 1 was "fits" in gpus[] and not in the doctor).
+TEST(Api, GpusAndTheOomDoctorAgreeOnAPinnedCount) {
+  for (int count : {1, 2, 4, 8}) {
+    for (const char* preset : {"llama-2-7b", "llama-3.1-8b", "qwen2.5-14b"}) {
+      auto r = run({{"model", {{"preset", preset}}}, {"hardware", {{"gpu", "rtx-4090"}, {"count", count}}}});
+      ASSERT_EQ(r["gpus"].size(), 1u) << r;
+      EXPECT_EQ(r["gpus"][0]["count"], count);
+      EXPECT_EQ(r["gpus"][0]["fits"], r["oom_doctor"]["fits"]) << preset << " x" << count;
+    }
+  }
+  EXPECT_EQ(plan_json(R"({"model":{"preset":"llama-2-7b"},"workload":{"gpus":1},"hardware":{"gpu":"rtx-4090","count":4}})").exit_code, 2);
 }
 
 }  // namespace

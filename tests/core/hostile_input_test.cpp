@@ -2,12 +2,20 @@
 // error naming the field, never a crash, a hang or an internal error.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <ctime>
 #include <string>
+
+#include "gpuplan/request.h"
 
 #include "test_support.h"
 
 namespace gpuplan::test {
 namespace {
+
+// CPU milliseconds plan() may take on the largest request the limits allow
+// (docs/api.md, "Limits"), natively.
+constexpr double kLargestPlanBudgetMs = 100;
 
 nlohmann::json error_of(const std::string& text) {
   JsonReply reply = plan_json(text);
@@ -83,6 +91,109 @@ TEST(HostileInput, UnknownIdsEverywhere) {
   EXPECT_EQ(error_of(R"({"model":{"preset":"llama-2-7b"},"prefs":{"platforms":["nowhere"]}})")["path"], "prefs.platforms[0]");
   EXPECT_EQ(error_of(R"({"model":{"preset":"llama-2-7b"},"prices":[{"platform":"autodl","gpu":"gtx-480","per_gpu_hour":1}]})")["path"], "prices[0].gpu");
   EXPECT_EQ(error_of(R"({"model":{"preset":"llama-2-7b"},"stages":[{"stage":"party"}]})")["path"], "stages[0].stage");
+}
+
+// --- Limits (docs/api.md, "Limits"): every list answers out_of_range at once,
+// before any entry is read; 200 000 empty stages were 11.5 s and 2.7 GB.
+TEST(HostileInput, EveryListHasALimit) {
+  std::string stages = R"({"locale":"en","model":{"preset":"llama-2-7b"},"stages":[)";
+  for (int i = 0; i < 200000; ++i) stages += i ? ",{}" : "{}";
+  stages += "]}";
+  const auto start = std::chrono::steady_clock::now();
+  nlohmann::json e = error_of(stages);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_EQ(e["code"], "out_of_range");
+  EXPECT_EQ(e["path"], "stages");
+  EXPECT_EQ(e["message"], "stages holds at most 16 entries, got 200000");
+  auto list_of = [](const std::string& item, size_t n) {
+    std::string out = "[";
+    for (size_t i = 0; i < n; ++i) out += (i ? "," : "") + item;
+    return out + "]";
+  };
+  const std::string base = R"({"model":{"preset":"llama-2-7b"},)";
+  e = error_of(base + R"("stages":)" + list_of(R"({"stage":"formal"})", kMaxStages + 1) + "}");
+  EXPECT_EQ(e["path"], "stages");
+  EXPECT_EQ(e["message"], "stages 最多 16 项，收到 17 项");
+  e = error_of(base + R"("prices":)" + list_of(R"({"platform":"autodl","gpu":"t4","per_gpu_hour":1})", kMaxPrices + 1) + "}");
+  EXPECT_EQ(e["code"], "out_of_range");
+  EXPECT_EQ(e["path"], "prices");
+  e = error_of(base + R"("prefs":{"platforms":)" + list_of(R"("autodl")", kMaxPlatforms + 1) + "}}");
+  EXPECT_EQ(e["path"], "prefs.platforms");
+  e = error_of(base + R"("workload":{"gpus":4097}})");
+  EXPECT_EQ(e["path"], "workload.gpus");
+  e = error_of(base + R"("hardware":{"gpu":"t4","count":4097}})");
+  EXPECT_EQ(e["path"], "hardware.count");
+  // At the limits, accepted.
+  EXPECT_EQ(plan_json(base + R"("stages":)" + list_of(R"({"stage":"formal"})", kMaxStages) + "}").exit_code, 0);
+}
+
+// The runs cap names the stage, and what the page multiplies into runs.
+TEST(HostileInput, RunsCapSaysWhichStageAndWhatRunsCount) {
+  const std::string body = R"("model":{"preset":"llama-2-7b"},"stages":[{"stage":"debug"},{"stage":"formal","runs":1e9}]})";
+  nlohmann::json en = error_of(R"({"locale":"en",)" + body);
+  EXPECT_EQ(en["code"], "out_of_range");
+  EXPECT_EQ(en["path"], "stages[1].runs");
+  EXPECT_EQ(en["message"], "stages[1].runs (the formal stage's runs = seeds × hyper-parameter points × ablations) "
+                           "must be between 0 and 100000, got 1000000000.0");
+  nlohmann::json zh = error_of("{" + body);
+  EXPECT_EQ(zh["path"], "stages[1].runs");
+  EXPECT_NE(zh["message"].get<std::string>().find("formal 阶段的运行次数 = 随机种子数 × 超参数点数 × 消融数"), std::string::npos)
+      << zh["message"];
+}
+
+// The largest request the limits allow: every list at its limit, every run
+// count at its cap, a budget and a deadline that set off every re-plan. Its
+// plan stays within the budget docs/api.md gives for it (CPU time, so that
+// the machine's load does not count).
+std::string largest_request() {
+  nlohmann::json q = nlohmann::json::parse(read_file("fuzz/seeds/request/largest.json"));
+  return q.dump();
+}
+
+TEST(HostileInput, LargestRequestTheLimitsAllowIsPlannedInTime) {
+  const std::string text = largest_request();
+  const nlohmann::json q = nlohmann::json::parse(text);
+  ASSERT_EQ(q["stages"].size(), kMaxStages);
+  ASSERT_EQ(q["prices"].size(), kMaxPrices);
+  ASSERT_EQ(q["prefs"]["platforms"].size(), kMaxPlatforms);
+  const std::clock_t start = std::clock();
+  JsonReply reply = plan_json(text);
+  const double cpu_ms = 1000.0 * double(std::clock() - start) / CLOCKS_PER_SEC;
+  ASSERT_EQ(reply.exit_code, 0) << reply.json.substr(0, 400);
+  const nlohmann::json r = nlohmann::json::parse(reply.json);
+  EXPECT_EQ(r["plan"]["stages"].size(), kMaxStages);
+  EXPECT_LT(reply.json.size(), size_t(4) << 20);
+  EXPECT_LT(cpu_ms, kLargestPlanBudgetMs) << "plan() of the largest request took " << cpu_ms << " ms of CPU";
+}
+
+// Errors raised before the locale could be parsed speak the request's
+// language all the same (issue #20): read from the raw text.
+TEST(HostileInput, ErrorsBeforeParsingSpeakTheRequestLanguage) {
+  struct Case {
+    std::string text;
+    const char* code;
+    const char* en;
+    const char* zh;
+  };
+  const std::string deep = std::string(40, '[') + std::string(40, ']');
+  const Case cases[] = {
+      {R"({"locale":"en","model":{"preset":")" + std::string(2 << 20, 'a') + R"("}})", "too_large", "The request is too large", "请求过大"},
+      {R"({"model":{"preset":"x"},"x":)" + deep + R"(,"locale":"en"})", "too_deep", "JSON nesting is too deep", "JSON 嵌套过深"},
+      {R"({"locale":"en","model":)", "invalid_json", "The request is not valid JSON", "请求不是有效的 JSON"},
+      {R"({"locale":"en","model":{"preset":"llama-2-7b"},"data":{"samples":1e999}})", "out_of_range",
+       "data.samples must be between -1.8e308 and 1.8e308, got 1e999", "data.samples 应在 -1.8e308 到 1.8e308 之间"},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json en = error_of(c.text);
+    EXPECT_EQ(en["code"], c.code);
+    EXPECT_NE(en["message"].get<std::string>().find(c.en), std::string::npos) << en["message"];
+    // The same text without "locale":"en" is in the default language.
+    std::string zh_text = c.text;
+    zh_text.replace(zh_text.find(R"("locale":"en")"), 13, R"("locale":"zh")");
+    nlohmann::json zh = error_of(zh_text);
+    EXPECT_EQ(zh["code"], c.code);
+    EXPECT_NE(zh["message"].get<std::string>().find(c.zh), std::string::npos) << zh["message"];
+  }
 }
 
 }  // namespace

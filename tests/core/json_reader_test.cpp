@@ -124,5 +124,78 @@ TEST(JsonReader, DescribeShowsWhatDumpPrints) {
   }
 }
 
+// Strict views (the request): a member not in the table fails when the view is
+// made, with the closest known name; a read of a name not in the table is a
+// parser bug, answered as `internal` (docs/api.md, "Strict input").
+TEST(JsonReader, StrictViewRejectsUnknownMembersAndUndeclaredReads) {
+  constexpr std::string_view fields[] = {"micro_batch", "seq_len"};
+  const nlohmann::json doc = nlohmann::json::parse(R"({"micro_bach":4})");
+  try {
+    Reader r(doc, "workload", Locale::en, fields);
+    ADD_FAILURE() << "accepted micro_bach";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.error.code, "unknown_field");
+    EXPECT_EQ(e.error.path, "workload.micro_bach");
+    EXPECT_NE(e.error.message.find("did you mean workload.micro_batch?"), std::string::npos) << e.error.message;
+  }
+  const nlohmann::json ok = nlohmann::json::parse(R"({"seq_len":8,"other":null})");
+  try {
+    Reader r(ok, "workload", Locale::zh_CN, fields);
+    ADD_FAILURE() << "a null member is still a member: its name must be known";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.error.code, "unknown_field");
+    EXPECT_NE(e.error.message.find("这里可用的字段：micro_batch, seq_len"), std::string::npos) << e.error.message;
+  }
+  const nlohmann::json good = nlohmann::json::parse(R"({"seq_len":8,"micro_batch":null})");
+  Reader r(good, "workload", Locale::en, fields);
+  EXPECT_EQ(r.integer("seq_len", 1, 100), 8);
+  EXPECT_EQ(r.integer("micro_batch", 1, 100), std::nullopt);  // null: the default
+  try {
+    (void)r.integer("image_size", 1, 100);
+    ADD_FAILURE() << "read a name its table lacks";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.error.code, "internal");
+  }
+  // A strict view's child without a table holds no known member.
+  const nlohmann::json nested = nlohmann::json::parse(R"({"seq_len":{"x":1}})");
+  Reader parent(nested, "", Locale::en, fields);
+  EXPECT_THROW((void)parent.object("seq_len"), InputError);
+  // Lenient views (the catalog) stay as they were.
+  Reader lenient(doc, "w", Locale::en);
+  EXPECT_EQ(lenient.integer("micro_bach", 1, 10), 4);
+}
+
+TEST(JsonReader, ClosestNameCatchesTyposOnly) {
+  constexpr std::string_view known[] = {"micro_batch", "seq_len", "grad_checkpointing", "gpus", "precision", "epochs"};
+  EXPECT_EQ(closest_name("micro_bach", known), "micro_batch");
+  EXPECT_EQ(closest_name("micro-batch", known), "micro_batch");
+  EXPECT_EQ(closest_name("Micro_Batch", known), "micro_batch");
+  EXPECT_EQ(closest_name("seqlen", known), "seq_len");
+  EXPECT_EQ(closest_name("seq_lne", known), "seq_len");
+  EXPECT_EQ(closest_name("gradient_checkpointing", known), "grad_checkpointing");
+  EXPECT_EQ(closest_name("gpu", known), "gpus");
+  EXPECT_EQ(closest_name("batch", known), "micro_batch");
+  EXPECT_EQ(closest_name("precison", known), "precision");
+  EXPECT_EQ(closest_name("epoch", known), "epochs");
+  EXPECT_EQ(closest_name("learning_rate", known), "");
+  EXPECT_EQ(closest_name("x", known), "");
+  EXPECT_EQ(closest_name(std::string(100000, 'a'), known), "");
+}
+
+// The locale from the raw text: what errors before parsing speak.
+TEST(JsonReader, LocaleIsReadFromTheRawText) {
+  EXPECT_EQ(sniff_locale(R"({"locale":"en","model":)"), Locale::en);  // cut off
+  EXPECT_EQ(sniff_locale(R"({"model":{"preset":"x"}, "locale" : "en-GB"})"), Locale::en);
+  EXPECT_EQ(sniff_locale(R"({"locale":"zh-CN"})"), Locale::zh_CN);
+  EXPECT_EQ(sniff_locale(R"({"a":{"locale":"en"}})"), Locale::zh_CN);    // not the top level
+  EXPECT_EQ(sniff_locale(R"({"a":"locale","b":"en"})"), Locale::zh_CN);  // a value, not a key
+  EXPECT_EQ(sniff_locale(R"({"a":"\"locale\":\"en\""})"), Locale::zh_CN);
+  EXPECT_EQ(sniff_locale(R"(["locale","en"])"), Locale::zh_CN);
+  EXPECT_EQ(sniff_locale(R"({"x":[[[[[[1]]]]]],"locale":"en"})"), Locale::en);
+  EXPECT_EQ(sniff_locale(R"({"locale":"en","locale":"zh-CN"})"), Locale::zh_CN);  // the last, as parsed
+  EXPECT_EQ(sniff_locale(""), Locale::zh_CN);
+  EXPECT_EQ(sniff_locale("{\"locale\""), Locale::zh_CN);
+}
+
 }  // namespace
 }  // namespace gpuplan::test

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuplan/request.h"
+#include "gpuplan/spelling.h"
 #include "test_support.h"
 
 namespace gpuplan::test {
@@ -84,6 +85,162 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"bad_locale", R"({"locale":"fr","model":{"preset":"llama-2-7b"}})", "unknown_value", "locale"},
         BadCase{"markup_preset", R"({"model":{"preset":"<script>alert(1)</script>"}})", "unknown_preset", "model.preset"}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
+
+// --- Strict input (docs/api.md, "Strict input"): a misspelt field anywhere is
+// an error naming it as written and the closest known field, in both languages.
+struct UnknownCase {
+  const char* name;
+  const char* json;  // the request, without its locale
+  const char* path;
+  const char* suggestion;  // "" when no known name is close
+};
+
+class UnknownField : public ::testing::TestWithParam<UnknownCase> {};
+
+TEST_P(UnknownField, NamesTheFieldAndTheClosestKnownOne) {
+  const UnknownCase& c = GetParam();
+  const std::string body = std::string(c.json).substr(1);
+  for (Locale l : {Locale::en, Locale::zh_CN}) {
+    const std::string text = std::string(R"({"locale":")") + locale_tag(l) + "\"," + body;
+    Error e = error_of(text);
+    EXPECT_EQ(e.code, "unknown_field") << e.message;
+    EXPECT_EQ(e.path, c.path) << e.message;
+    if (*c.suggestion) {
+      const std::string hint = l == Locale::en ? std::string("did you mean ") + c.suggestion + "?"
+                                               : std::string("是不是 ") + c.suggestion + "？";
+      EXPECT_NE(e.message.find(hint), std::string::npos) << e.message;
+    } else {
+      EXPECT_NE(e.message.find(l == Locale::en ? "the fields here are" : "这里可用的字段"), std::string::npos) << e.message;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryLevel, UnknownField,
+    ::testing::Values(
+        UnknownCase{"workload", R"({"model":{"preset":"llama-2-7b"},"workload":{"micro_bach":4}})", "workload.micro_bach", "workload.micro_batch"},
+        UnknownCase{"top_level", R"({"modle":{"preset":"llama-2-7b"}})", "modle", "model"},
+        UnknownCase{"model", R"({"model":{"prest":"llama-2-7b"}})", "model.prest", "model.preset"},
+        UnknownCase{"model_over_missing", R"({"model":{"param":7e9,"layers":32,"hidden":4096,"heads":32,"vocab":32000}})", "model.param", "model.params"},
+        UnknownCase{"lora", R"({"model":{"preset":"llama-2-7b"},"workload":{"method":"lora","lora":{"rnak":8}}})", "workload.lora.rnak", "workload.lora.rank"},
+        UnknownCase{"hardware", R"({"model":{"preset":"llama-2-7b"},"hardware":{"gpu":"rtx-4090","cuont":1}})", "hardware.cuont", "hardware.count"},
+        UnknownCase{"data", R"({"model":{"preset":"llama-2-7b"},"data":{"sample":100}})", "data.sample", "data.samples"},
+        UnknownCase{"baseline", R"({"model":{"preset":"llama-2-7b"},"baseline":{"gpu":"t4","samples_per_sec":3}})", "baseline.samples_per_sec", "baseline.samples_per_s"},
+        UnknownCase{"stage", R"({"model":{"preset":"llama-2-7b"},"stages":[{"stage":"debug"},{"stage":"formal","run":3}]})", "stages[1].run", "stages[1].runs"},
+        UnknownCase{"budget", R"({"model":{"preset":"llama-2-7b"},"budget":{"amout":100}})", "budget.amout", "budget.amount"},
+        UnknownCase{"prefs", R"({"model":{"preset":"llama-2-7b"},"prefs":{"plaforms":["autodl"]}})", "prefs.plaforms", "prefs.platforms"},
+        UnknownCase{"price", R"({"model":{"preset":"llama-2-7b"},"prices":[{"platform":"autodl","gpu":"t4","price_per_hour":1}]})", "prices[0].price_per_hour", ""},
+        UnknownCase{"buy", R"({"model":{"preset":"llama-2-7b"},"buy":{"year":3}})", "buy.year", "buy.years"},
+        UnknownCase{"science", R"({"workload":{"mode":"science"},"science":{"jobs":1,"baseline":{"gpu":"t4","rate":1}}})", "science.jobs", "science.job"},
+        UnknownCase{"science_baseline", R"({"workload":{"mode":"science"},"science":{"baseline":{"gpu":"t4","rates":1}}})", "science.baseline.rates", "science.baseline.rate"},
+        UnknownCase{"architecture", R"({"model":{"kind":"cnn","architecture":{"family":"resnet","stage_block":[3,4,6,3]}}})", "model.architecture.stage_block", "model.architecture.stage_blocks"},
+        UnknownCase{"architecture_other_family", R"({"model":{"kind":"cnn","architecture":{"family":"yolov8","stage_blocks":[3,4,6,3]}}})", "model.architecture.stage_blocks", ""},
+        UnknownCase{"vae", R"({"model":{"kind":"cnn","architecture":{"family":"sd-unet","model_channels":320,"channel_mult":[1,2,4,4],
+            "num_res_blocks":2,"transformer_depth":[1,1,1,0],"mid_transformer_depth":1,"num_heads":8,"context_dim":768,
+            "vae":{"layers":2}}}})", "model.architecture.vae.layers", "model.architecture.vae.layers_per_block"}),
+    [](const ::testing::TestParamInfo<UnknownCase>& info) { return std::string(info.param.name); });
+
+// JSON null is the default, wherever it stands.
+TEST(Request, NullMeansTheDefault) {
+  Result<Request> r = parse_request(
+      R"({"locale":null,"model":{"preset":"llama-2-7b","layers":null},"workload":{"micro_batch":null,"sharding":null,
+          "lora":null,"gpus":null},"hardware":null,"data":null,"stages":null,"prefs":{"billing":null,"platforms":null},
+          "prices":null,"budget":null,"baseline":null,"buy":null})",
+      embedded_catalog());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const Request& q = r.value();
+  EXPECT_EQ(q.locale, Locale::zh_CN);
+  EXPECT_EQ(q.model.layers, 32);
+  EXPECT_EQ(q.workload.micro_batch, 1);
+  EXPECT_EQ(q.workload.sharding, Sharding::none);
+  EXPECT_EQ(q.workload.gpus, 1);
+  EXPECT_FALSE(q.hardware);
+  EXPECT_FALSE(q.data);
+  EXPECT_FALSE(q.budget);
+  EXPECT_TRUE(q.stages.empty());
+  EXPECT_TRUE(q.prefs.billing.empty());
+}
+
+// The names contract v1.1 announces are known before their parsing lands:
+// whatever a request says in them, it is never called an unknown field.
+TEST(Request, ContractNamesAreKnown) {
+  const char* requests[] = {
+      R"({"model":{"preset":"llama-2-7b"},"workload":{"stack":"eager","objective":"sft"}})",
+      R"({"model":{"preset":"llama-2-7b"},"workload":{"objective":"grpo","rl":{}}})",
+      R"({"model":{"preset":"llama-2-7b"},"prefs":{"scope":"cn","display_currency":"CNY"}})",
+      R"({"model":{"preset":"llama-2-7b"},"baseline":{"gpu":"a100-sxm4-80g","count":8,"wall_hours":72}})",
+      R"({"model":{"preset":"llama-2-7b"},"baseline":{"gpu":"a100-sxm4-80g","micro_batch":1,"memory_bytes":2e10}})",
+  };
+  for (const char* text : requests) {
+    Result<Request> r = parse_request(text, embedded_catalog());
+    if (!r.ok()) {
+      EXPECT_NE(r.error().code, "unknown_field") << text << ": " << r.error().message;
+    }
+  }
+}
+
+// hardware.count and workload.gpus are one number (docs/api.md): either sets
+// the other, and two different values are a contradiction.
+TEST(Request, HardwareCountAndWorkloadGpusAreOneNumber) {
+  auto q = parse_request(R"({"model":{"preset":"llama-2-7b"},"hardware":{"gpu":"rtx-4090","count":4}})", embedded_catalog());
+  ASSERT_TRUE(q.ok()) << q.error().message;
+  EXPECT_EQ(q.value().hardware->count, 4);
+  EXPECT_FALSE(q.value().workload.sharding_given);
+  auto g = parse_request(R"({"model":{"preset":"llama-2-7b"},"workload":{"gpus":2,"sharding":"zero2"},"hardware":{"gpu":"rtx-4090"}})", embedded_catalog());
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g.value().hardware->count, 2);
+  EXPECT_TRUE(g.value().workload.sharding_given);
+  auto same = parse_request(R"({"model":{"preset":"llama-2-7b"},"workload":{"gpus":4},"hardware":{"gpu":"rtx-4090","count":4}})", embedded_catalog());
+  EXPECT_TRUE(same.ok());
+  for (const char* locale : {"en", "zh-CN"}) {
+    Error e = error_of(std::string(R"({"locale":")") + locale +
+                       R"(","model":{"preset":"llama-2-7b"},"workload":{"gpus":1},"hardware":{"gpu":"rtx-4090","count":4}})");
+    EXPECT_EQ(e.code, "inconsistent");
+    EXPECT_EQ(e.path, "hardware.count");
+    EXPECT_NE(e.message.find(std::string(locale) == "en" ? "the GPUs one run uses" : "一次运行用的 GPU 数"), std::string::npos) << e.message;
+  }
+}
+
+// --- One table of spellings per enum (gpuplan/spelling.h): the parser takes
+// every spelling to the value its table stores, and the writer spells it back.
+template <class E, size_t N>
+void expect_round_trip(const Spelling<E> (&table)[N]) {
+  for (const auto& s : table) {
+    EXPECT_EQ(value_of(table, s.name), s.value) << s.name;
+    if (!s.alias) {
+      EXPECT_EQ(spelling_of(table, s.value), s.name);
+    }
+  }
+}
+
+TEST(Spellings, ParsingReadsTheTableNotAPosition) {
+  expect_round_trip(kModeSpellings);
+  expect_round_trip(kShardingSpellings);
+  expect_round_trip(kBillingSpellings);
+  expect_round_trip(kPrecisionSpellings);
+  // fsdp is an alias of zero3, read and never written.
+  EXPECT_EQ(value_of(kShardingSpellings, "fsdp"), Sharding::zero3);
+  EXPECT_EQ(spelling_of(kShardingSpellings, Sharding::zero3), "zero3");
+  // Every precision is spelled and belongs to a mode; fp32 to both.
+  EXPECT_TRUE(trains_in(Precision::fp32) && infers_in(Precision::fp32));
+  EXPECT_TRUE(trains_in(Precision::bf16_true) && !infers_in(Precision::bf16_true));
+  EXPECT_TRUE(infers_in(Precision::nf4) && !trains_in(Precision::nf4));
+  // The contract's new billings are requests' billings too.
+  for (const char* b : {"weekly", "daily"}) {
+    auto q = parse_request(std::string(R"({"model":{"preset":"llama-2-7b"},"prefs":{"billing":")") + b +
+                               R"("},"prices":[{"platform":"autodl","gpu":"rtx-4090","per_gpu_hour":2,"billing":")" + b + "\"}]}",
+                           embedded_catalog());
+    ASSERT_TRUE(q.ok()) << q.error().message;
+    EXPECT_EQ(q.value().prefs.billing, b);
+    EXPECT_EQ(spelling_of(kBillingSpellings, q.value().prices[0].billing), b);
+  }
+  auto z = parse_request(R"({"model":{"preset":"llama-2-7b"},"workload":{"mode":"infer","precision":"int4"}})", embedded_catalog());
+  ASSERT_TRUE(z.ok());
+  EXPECT_EQ(z.value().workload.precision, Precision::int4);
+  // The message lists the table.
+  Error e = error_of(R"({"locale":"en","model":{"preset":"llama-2-7b"},"workload":{"sharding":"zero4"}})");
+  EXPECT_NE(e.message.find("none, ddp, zero1, zero2, zero3, fsdp"), std::string::npos) << e.message;
+}
 
 }  // namespace
 }  // namespace gpuplan::test

@@ -1,13 +1,14 @@
 // The time model against published measurements (tests/data/throughput_cases.json,
 // a copy of the project's visible validation set). One parameterized test per
 // case, named by its id, says "expected X but got Y"; the summary test prints
-// the error distribution and holds the bar: median |error| <= 20 %
+// the error distribution and holds the bar: median |error| <= 20 %, p90 <= 65 %
 // (docs/time-model.md records the same table).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -156,14 +157,40 @@ TEST(ThroughputValidation, MedianAbsoluteErrorIsAtMostTwentyPercent) {
   for (const auto& r : rows) fingerprint = fingerprint * 1.000001 + r.estimated;
   std::printf("fingerprint %.17g\n", fingerprint);
   EXPECT_LE(median, 0.20);
-  // The response's low-high range is the 20th-80th percentile of measured /
-  // estimated: keep it in step with the model.
-  std::vector<double> inverse;
-  for (double r : ratios) inverse.push_back(1 / r);
-  nlohmann::json reply = test::run(runnable_request(all_cases_file()["cases"][0]));
-  const auto& t = reply["gpus"][0]["throughput"];
-  EXPECT_NEAR(t["low_factor"].get<double>(), percentile(inverse, 0.2), 0.05);
-  EXPECT_NEAR(t["high_factor"].get<double>(), percentile(inverse, 0.8), 0.05);
+  // The tail: issue 15 aims at p90 <= 60 %; the model reaches 63 % on these
+  // cases (docs/time-model.md says which ones), so the guard sits just above.
+  EXPECT_LE(percentile(abs_errors, 0.9), 0.65);
+  // The response's low-high range is the 10th-90th percentile of measured /
+  // estimated over the cases of the workload's stack class (the pooled
+  // figure for a class with fewer than 8 cases): keep it in step with the
+  // model (tools/time_error_table.py prints the same figures).
+  std::map<std::string, std::vector<double>> by_stack;
+  std::map<std::string, json> example;
+  std::vector<double> pooled;
+  for (const json& c : cases()) {
+    if (!skip_reason(c).empty()) continue;
+    const std::string stack = c["request"]["workload"].value("stack", "eager");
+    const Comparison r = compare(c);
+    by_stack[stack].push_back(r.measured / r.estimated);
+    pooled.push_back(r.measured / r.estimated);
+    if (!example.count(stack)) example[stack] = c;
+  }
+  for (const auto& [stack, measured_over_estimated] : by_stack) {
+    const std::vector<double>& pool = measured_over_estimated.size() >= 8 ? measured_over_estimated : pooled;
+    nlohmann::json reply = test::run(runnable_request(example[stack]));
+    ASSERT_TRUE(reply.contains("gpus")) << stack << ": " << reply.dump();
+    const auto& t = reply["gpus"][0]["throughput"];
+    EXPECT_NEAR(t["low_factor"].get<double>(), percentile(pool, 0.1), 0.02) << stack;
+    EXPECT_NEAR(t["high_factor"].get<double>(), percentile(pool, 0.9), 0.02) << stack;
+  }
+  // Without any comparable case a class takes the pooled interval.
+  nlohmann::json llama_cpp = runnable_request(example.begin()->second);
+  llama_cpp["workload"]["stack"] = "llama.cpp";
+  const nlohmann::json pooled_reply = test::run(llama_cpp);
+  ASSERT_TRUE(pooled_reply.contains("gpus")) << pooled_reply.dump();
+  const auto& pooled_t = pooled_reply["gpus"][0]["throughput"];
+  EXPECT_NEAR(pooled_t["low_factor"].get<double>(), percentile(pooled, 0.1), 0.02);
+  EXPECT_NEAR(pooled_t["high_factor"].get<double>(), percentile(pooled, 0.9), 0.02);
 }
 
 }  // namespace

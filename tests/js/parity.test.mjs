@@ -1,5 +1,6 @@
 // The page and the command line must show the same numbers: every request in
-// tests/data/requests goes to the native CLI and to the WebAssembly module
+// tests/data/requests (and every request seed of the fuzzers, the largest
+// request the limits allow among them) goes to the native CLI and to the WebAssembly module
 // (the CommonJS build the contract names), and the JSON must be identical,
 // byte for byte. Run after ./dev.sh build (build/native and build/wasm).
 import { test } from 'node:test';
@@ -15,6 +16,8 @@ const cli = process.env.GPUPLAN_CLI || path.join(root, 'build/native/bin/gpuplan
 const wasmPath = path.join(root, 'build/wasm/bin/gpuplan.js');
 const requestsDir = path.join(root, 'tests/data/requests');
 const files = readdirSync(requestsDir).filter((f) => f.endsWith('.json')).sort();
+const seedsDir = path.join(root, 'fuzz/seeds/request');
+const seeds = readdirSync(seedsDir).filter((f) => f.endsWith('.json')).sort();
 
 for (const p of [cli, wasmPath]) {
   if (!existsSync(p)) throw new Error(`${p} is missing: run ./dev.sh build first`);
@@ -54,6 +57,16 @@ for (const file of files) {
     }
     // No NaN or Infinity can hide in the text (JSON has no literal for them).
     assert.doesNotMatch(w, /NaN|Infinity/);
+  });
+}
+
+// The seeds: the planner's tie between equally cheap options (planning.json,
+// docs/performance.md) and the largest request the limits allow.
+for (const file of seeds) {
+  test(`wasm plan() equals native CLI: fuzz seed ${file}`, () => {
+    const text = readFileSync(path.join(seedsDir, file), 'utf8');
+    const n = native(['plan', path.join(seedsDir, file)]);
+    assert.equal(wasm.plan(text), n.stdout, `wasm and native differ for fuzz/seeds/request/${file}`);
   });
 }
 

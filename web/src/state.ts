@@ -2,25 +2,31 @@
 // (URL hash), and how it becomes a planner request (contract v1).
 // Anything read back from a URL is untrusted: sanitize() keeps only known
 // fields of the right type and range, and falls back to the default.
+import {
+  BILLING, LORA_TARGETS, METHOD, MODE, MODEL_KIND, OPTIMIZER, PRECISION_INFER, PRECISION_TRAIN, RATE_UNIT,
+  SCIENCE_BOUND, SCIENCE_KIND, SCIENCE_PRECISION, SHARDING, STAGE,
+} from './spellings';
 
-export const MODES = ['train', 'infer', 'science'] as const;
+// The contract's spellings come from the C++ tables (web/src/spellings.ts, generated).
+export const MODES = MODE;
 // Science mode (docs/science.md): the workload is a measured baseline rate.
-export const SCI_KINDS = ['md', 'cfd', 'fem', 'other'] as const;
-export const SCI_PRECISIONS = ['mixed', 'fp32', 'fp64'] as const;
-export const SCI_BOUNDS = ['compute', 'bandwidth'] as const;
-export const SCI_UNITS = ['ns/day', 'steps/s', 'hours'] as const;
-export const METHODS = ['full', 'lora', 'qlora'] as const;
-export const TRAIN_PRECISIONS = ['bf16-mixed', 'fp16-mixed', 'bf16-true', 'fp32'] as const;
-export const INFER_PRECISIONS = ['bf16', 'fp16', 'fp32', 'int8', 'nf4', 'int4'] as const;
-export const OPTIMIZERS = ['adamw', 'adamw-8bit', 'sgd', 'sgd-momentum', 'adafactor'] as const;
-export const SHARDINGS = ['none', 'ddp', 'zero1', 'zero2', 'zero3'] as const;
-export const LORA_TARGETS = ['qv', 'attention', 'all-linear'] as const;
-export const KINDS = ['decoder', 'encoder', 'encoder-decoder', 'cnn'] as const;
+export const SCI_KINDS = SCIENCE_KIND;
+export const SCI_PRECISIONS = SCIENCE_PRECISION;
+export const SCI_BOUNDS = SCIENCE_BOUND;
+export const SCI_UNITS = RATE_UNIT;
+export const METHODS = METHOD;
+export const TRAIN_PRECISIONS = PRECISION_TRAIN;
+export const INFER_PRECISIONS = PRECISION_INFER;
+export const OPTIMIZERS = OPTIMIZER;
+export const SHARDINGS = SHARDING;
+export { LORA_TARGETS };
+// A vision-language model needs its tower's dimensions, which the custom form does not ask for.
+export const KINDS = MODEL_KIND.filter((k) => k !== 'vlm') as readonly Exclude<(typeof MODEL_KIND)[number], 'vlm'>[];
+export const STAGES = STAGE;
+export const BILLINGS = ['', ...BILLING] as const;
 // docs/objectives.md: what the training step optimises, and where RL rollouts run.
 export const OBJECTIVES = ['sft', 'dpo', 'grpo', 'ppo'] as const;
 export const ROLLOUTS = ['trainer', 'vllm'] as const;
-export const STAGES = ['debug', 'formal', 'revision'] as const;
-export const BILLINGS = ['', 'on-demand', 'spot', 'monthly', 'yearly', 'off-peak'] as const;
 export const CURRENCIES = ['CNY', 'USD'] as const;
 export const KV_BITS = [16, 8, 4, 32] as const;
 

@@ -58,7 +58,14 @@ struct Gpu {
   std::vector<std::string> sources;  // one entry per field group, "field, field: source"
 };
 
-enum class Billing { on_demand, spot, monthly, yearly, off_peak };
+// weekly and daily: packages of 7 and 1 days (contract v1.1), after the
+// enum's first five so that no existing value moves.
+enum class Billing { on_demand, spot, monthly, yearly, off_peak, weekly, daily };
+inline constexpr Spelling<Billing> kBillingSpellings[] = {
+    {Billing::on_demand, "on-demand"}, {Billing::spot, "spot"},       {Billing::monthly, "monthly"},
+    {Billing::yearly, "yearly"},       {Billing::off_peak, "off-peak"}, {Billing::weekly, "weekly"},
+    {Billing::daily, "daily"}};
+static_assert(spells_each_once(kBillingSpellings, Billing::daily));
 
 struct PriceRange {
   double low = 0;
@@ -78,6 +85,9 @@ struct Offer {
 };
 
 enum class PlatformKind { cloud, marketplace, campus };
+inline constexpr Spelling<PlatformKind> kPlatformKindSpellings[] = {
+    {PlatformKind::cloud, "cloud"}, {PlatformKind::marketplace, "marketplace"}, {PlatformKind::campus, "campus"}};
+static_assert(spells_each_once(kPlatformKindSpellings, PlatformKind::campus));
 
 // A student or research credit programme. credit_amount 0 = amount unknown.
 struct EducationProgram {

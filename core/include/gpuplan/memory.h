@@ -22,6 +22,7 @@ struct MemoryEstimate {
   double reserved_bytes = 0;   // plus the caching allocator's reserve (max_memory_reserved)
   double total_bytes = 0;      // plus CUDA context and workspaces (what nvidia-smi shows)
   double trainable_params = 0; // what the optimizer updates (model arithmetic's count; 0 at inference)
+  double scale = 1;            // the measured-peak correction applied (workload.memory_scale)
 };
 
 // The default safety margin on top of total_bytes when recommending a card.
@@ -39,6 +40,15 @@ MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated);
 // frozen networks beside them), optimizer states and the gradient memory that
 // outlives a step; no activations. An RL rollout runs on top of it.
 std::vector<MemoryComponent> resident_training_state(const ModelSpec& model, const Workload& workload);
+// The factor that turns the estimate on the user's own card into the peak
+// they measured (request baseline.memory_bytes, what nvidia-smi shows): the
+// measured bytes over the estimated, both without the fixed CUDA context, at
+// `count` GPUs and the workload's micro-batch. 1 when it cannot be evaluated;
+// clamped to [kMinMemoryScale, kMaxMemoryScale] (a factor outside it means the
+// measurement is of another run, and the response shows the clamped figure).
+inline constexpr double kMinMemoryScale = 0.25;
+inline constexpr double kMaxMemoryScale = 4;
+double memory_baseline_scale(const ModelSpec& model, const Workload& workload, int count, double measured_bytes);
 
 // Reverse questions (docs/api.md, gpus[].max_micro_batch / max_seq_len): the
 // largest micro-batch (at the workload's sequence length) and the longest

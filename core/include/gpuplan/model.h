@@ -6,10 +6,15 @@
 #include <vector>
 
 #include "gpuplan/architecture.h"
+#include "gpuplan/spelling.h"
 
 namespace gpuplan {
 
 enum class ModelKind { decoder, encoder, encoder_decoder, cnn, vlm };
+inline constexpr Spelling<ModelKind> kModelKindSpellings[] = {
+    {ModelKind::decoder, "decoder"}, {ModelKind::encoder, "encoder"},
+    {ModelKind::encoder_decoder, "encoder-decoder"}, {ModelKind::cnn, "cnn"}, {ModelKind::vlm, "vlm"}};
+static_assert(spells_each_once(kModelKindSpellings, ModelKind::vlm));
 
 // A vision-language model's vision tower (docs/vlm.md): a ViT over image
 // patches, then a projector that merges merge x merge patches into one token

@@ -59,12 +59,15 @@ enum class WeightFormat {
   nf4,               // bitsandbytes 4-bit for inference: fp32 absmax per 64
   nf4_double_quant,  // QLoRA training: 8-bit absmax per 64, fp32 per 256 blocks
   int4,              // GPTQ / AWQ, group 128: fp16 scale + 4-bit zero per group
+  gguf_q8_0,         // llama.cpp Q8_0: 32 int8 + an fp16 scale per block
+  gguf_q4_k,         // llama.cpp Q4_K: 4-bit, 6-bit scales and mins per 32, fp16 per 256
 };
 double bytes_per_weight(WeightFormat format);
 
 // The format an inference precision stores its linear layers in (embeddings,
-// norms and the rest stay in half precision, fp32 only for fp32).
-WeightFormat inference_weight_format(Precision precision);
+// norms and the rest stay in half precision, fp32 only for fp32). llama.cpp
+// runs GGUF files: int8 is Q8_0 there and int4 the Q4_K of the common Q4_K_M.
+WeightFormat inference_weight_format(Precision precision, Stack stack = Stack::eager);
 
 // Bytes of an activation element: half precision under every regime but fp32.
 double activation_element_bytes(Precision precision);
@@ -77,7 +80,8 @@ double adapter_element_bytes(Precision precision);
 // layers in the precision's format, everything else in half (or fp32). Every
 // resident weight is read once per decode step, so the time model streams
 // the same figure.
-double inference_weight_bytes(const ModelSpec& model, const ModelShapes& shapes, Precision precision);
+double inference_weight_bytes(const ModelSpec& model, const ModelShapes& shapes, Precision precision,
+                              Stack stack = Stack::eager);
 
 // QLoRA's frozen base: linear layers in double-quantized NF4, embeddings,
 // head and norms in bf16 (Dettmers et al. 2023, section 3).

@@ -12,6 +12,21 @@ namespace gpuplan {
 inline constexpr double kSecondsPerHour = 3600;
 inline constexpr double kHoursPerMonth = 720;   // a monthly package (包月) runs 30 days on the Chinese marketplaces
 inline constexpr double kHoursPerYear = 8760;
+// Hours one package period of a billing buys (0: billed by use, not by period):
+// daily and weekly packages (contract v1.1) are 24 and 168 hours.
+constexpr double package_period_hours(Billing b) {
+  switch (b) {
+    case Billing::daily: return 24;
+    case Billing::weekly: return 7 * 24;
+    case Billing::monthly: return kHoursPerMonth;
+    case Billing::yearly: return kHoursPerYear;
+    case Billing::on_demand:
+    case Billing::spot:
+    case Billing::off_peak: return 0;
+  }
+  return 0;
+}
+constexpr bool is_package(Billing b) { return package_period_hours(b) > 0; }
 
 // `amount` in `from` expressed in `to` (CNY or USD) at the catalog's rate.
 double convert_currency(double amount, std::string_view from, std::string_view to, const ExchangeRate& fx);

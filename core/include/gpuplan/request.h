@@ -12,20 +12,71 @@
 #include "gpuplan/locale.h"
 #include "gpuplan/model.h"
 #include "gpuplan/science.h"
+#include "gpuplan/spelling.h"
 
 namespace gpuplan {
 
+// Each enum's JSON spellings sit in one table right under it (gpuplan/spelling.h).
 enum class Mode { train, infer, science };  // science: docs/science.md
+inline constexpr Spelling<Mode> kModeSpellings[] = {
+    {Mode::train, "train"}, {Mode::infer, "infer"}, {Mode::science, "science"}};
+static_assert(spells_each_once(kModeSpellings, Mode::science));
+
 enum class Method { full, lora, qlora };
+inline constexpr Spelling<Method> kMethodSpellings[] = {
+    {Method::full, "full"}, {Method::lora, "lora"}, {Method::qlora, "qlora"}};
+static_assert(spells_each_once(kMethodSpellings, Method::qlora));
+
 // Training regimes and inference weight formats share one enum because the
 // contract has one field; parse_request checks the value fits the mode.
 enum class Precision { fp32, fp16_mixed, bf16_mixed, bf16_true, fp16, bf16, int8, nf4, int4 };
+inline constexpr Spelling<Precision> kPrecisionSpellings[] = {
+    {Precision::fp32, "fp32"},       {Precision::fp16_mixed, "fp16-mixed"}, {Precision::bf16_mixed, "bf16-mixed"},
+    {Precision::bf16_true, "bf16-true"}, {Precision::fp16, "fp16"},      {Precision::bf16, "bf16"},
+    {Precision::int8, "int8"},       {Precision::nf4, "nf4"},               {Precision::int4, "int4"}};
+static_assert(spells_each_once(kPrecisionSpellings, Precision::int4));
+// Which modes a precision belongs to: training regimes (mixed or true half
+// precision), inference weight formats; fp32 is both.
+constexpr bool trains_in(Precision p) { return p == Precision::fp32 || p == Precision::fp16_mixed || p == Precision::bf16_mixed || p == Precision::bf16_true; }
+constexpr bool infers_in(Precision p) { return p == Precision::fp32 || !trains_in(p); }
+// An inference workload's default weight format (a training one's is
+// Workload::precision's): bf16, what transformers loads most checkpoints in.
+inline constexpr Precision kDefaultInferPrecision = Precision::bf16;
+
 enum class Optimizer { adamw, adamw_8bit, sgd, sgd_momentum, adafactor };
+inline constexpr Spelling<Optimizer> kOptimizerSpellings[] = {
+    {Optimizer::adamw, "adamw"}, {Optimizer::adamw_8bit, "adamw-8bit"}, {Optimizer::sgd, "sgd"},
+    {Optimizer::sgd_momentum, "sgd-momentum"}, {Optimizer::adafactor, "adafactor"}};
+static_assert(spells_each_once(kOptimizerSpellings, Optimizer::adafactor));
+
 enum class Sharding { none, ddp, zero1, zero2, zero3 };
+inline constexpr Spelling<Sharding> kShardingSpellings[] = {
+    {Sharding::none, "none"},   {Sharding::ddp, "ddp"},     {Sharding::zero1, "zero1"},
+    {Sharding::zero2, "zero2"}, {Sharding::zero3, "zero3"},
+    {Sharding::zero3, "fsdp", true}};  // PyTorch FSDP (FULL_SHARD) shards what ZeRO-3 shards
+static_assert(spells_each_once(kShardingSpellings, Sharding::zero3));
+
 enum class LoraTargets { qv, attention, all_linear };
+inline constexpr Spelling<LoraTargets> kLoraTargetsSpellings[] = {
+    {LoraTargets::qv, "qv"}, {LoraTargets::attention, "attention"}, {LoraTargets::all_linear, "all-linear"}};
+static_assert(spells_each_once(kLoraTargetsSpellings, LoraTargets::all_linear));
+
 // standard: full logits upcast to fp32 (HF, plain PyTorch); chunked: torchtune
 // CEWithChunkedOutputLoss; fused: a fused linear / in-place cross-entropy kernel.
 enum class Loss { standard, chunked, fused };
+inline constexpr Spelling<Loss> kLossSpellings[] = {
+    {Loss::standard, "standard"}, {Loss::chunked, "chunked"}, {Loss::fused, "fused"}};
+static_assert(spells_each_once(kLossSpellings, Loss::fused));
+// The software that runs the job, as an efficiency class (contract v1.1,
+// docs/time-model.md "Software stack"): eager PyTorch (HF Trainer, PEFT,
+// TRL, LLaMA-Factory, transformers generate), optimized (torch.compile or
+// CUDA graphs, fused kernels: torchtune compiled, unsloth, Liger, NVIDIA
+// DeepLearningExamples), vllm (serving engines with paged KV and continuous
+// batching: vLLM, SGLang, LMDeploy, TensorRT-LLM), llama_cpp (GGUF).
+enum class Stack { eager, optimized, vllm, llama_cpp };
+inline constexpr Spelling<Stack> kStackSpellings[] = {
+    {Stack::eager, "eager"}, {Stack::optimized, "optimized"}, {Stack::vllm, "vllm"}, {Stack::llama_cpp, "llama.cpp"}};
+static_assert(spells_each_once(kStackSpellings, Stack::llama_cpp));
 
 // What the training step optimises (docs/objectives.md). sft: next-token
 // cross-entropy on one sequence per sample. dpo: a chosen and a rejected
@@ -33,11 +84,16 @@ enum class Loss { standard, chunked, fused };
 // grpo / ppo: on-policy RL, a rollout phase (generation) then a training phase
 // (Shao et al. 2024, DeepSeekMath; Schulman et al. 2017 with a critic).
 enum class Objective { sft, dpo, grpo, ppo };
+inline constexpr Spelling<Objective> kObjectiveSpellings[] = {
+    {Objective::sft, "sft"}, {Objective::dpo, "dpo"}, {Objective::grpo, "grpo"}, {Objective::ppo, "ppo"}};
+static_assert(spells_each_once(kObjectiveSpellings, Objective::ppo));
 // Where the RL rollouts are generated: by the trainer's own model
 // (transformers generate, TRL's default) or by a vLLM engine colocated on
 // the same GPUs, holding its own weights and KV cache (TRL vllm_mode
 // "colocate", OpenRLHF / verl hybrid engine).
 enum class Rollout { trainer, vllm };
+inline constexpr Spelling<Rollout> kRolloutSpellings[] = {{Rollout::trainer, "trainer"}, {Rollout::vllm, "vllm"}};
+static_assert(spells_each_once(kRolloutSpellings, Rollout::vllm));
 
 struct RlSettings {
   int group_size = 8;        // completions per prompt (TRL num_generations, default 8)
@@ -67,8 +123,9 @@ struct Workload {
   bool flash_attention = true;
   Lora lora;
   int kv_cache_bits = 16;
-  int gpus = 1;
+  int gpus = 1;                        // the GPUs one run uses; the same number as hardware.count (docs/api.md)
   Sharding sharding = Sharding::none;
+  bool sharding_given = false;         // the request names workload.sharding; otherwise the default above is free to change
   bool cpu_offload = false;
   // Measured over estimated speed on the user's own hardware (request
   // `baseline`, docs/time-model.md); 1 without one. Every rate is multiplied by it.
@@ -100,6 +157,17 @@ struct Workload {
   // Qwen2.5-VL's own fine-tuning script tune_mm_vision False).
   int images_per_sample = 1;
   bool train_vision_tower = false;
+  Stack stack = Stack::eager;          // workload.stack
+  // Data that does not fill the sequence (request data.mean_seq_len,
+  // data.packing; docs/time-model.md "Padding"): the mean sample length in
+  // tokens (0: every sample is seq_len long), and whether samples are packed
+  // into full seq_len rows (then no padding is computed).
+  int mean_seq_len = 0;
+  bool packing = false;
+  // Measured over estimated peak memory on the user's own card (request
+  // `baseline.memory_bytes`, docs/memory-model.md "Calibration"); 1 without
+  // one. Every memory figure but the fixed CUDA context is multiplied by it.
+  double memory_scale = 1;
 };
 
 struct Hardware {
@@ -121,15 +189,21 @@ struct Baseline {
   // ("8 x A100 for 3 days"). Every other option's time is that job at the
   // time model's relative speed (docs/api.md, "A paper's run").
   double wall_hours = 0;
+  double memory_bytes = 0;       // peak memory measured on it (nvidia-smi), per GPU
 };
 
 struct DataSize {
   double tokens = 0;
   double samples = 0;
   double epochs = 1;
+  int mean_seq_len = 0;  // mean tokens per sample; 0: samples fill seq_len
+  bool packing = false;  // samples packed into full seq_len rows
 };
 
 enum class Stage { debug, formal, revision };
+inline constexpr Spelling<Stage> kStageSpellings[] = {
+    {Stage::debug, "debug"}, {Stage::formal, "formal"}, {Stage::revision, "revision"}};
+static_assert(spells_each_once(kStageSpellings, Stage::revision));
 
 struct StageRequest {
   Stage stage = Stage::formal;
@@ -172,8 +246,16 @@ struct UserPrice {
   Billing billing = Billing::on_demand;
 };
 
+// A remark made while reading the request (`params_mismatch`): the response's
+// warnings start with these, in the request's locale.
+struct InputWarning {
+  std::string code;
+  std::string message;
+};
+
 struct Request {
   Locale locale = Locale::zh_CN;
+  std::vector<InputWarning> warnings;
   ModelSpec model;
   Workload workload;
   std::optional<Hardware> hardware;
@@ -188,7 +270,26 @@ struct Request {
 };
 
 // Parses and validates a request against the catalog (presets, GPU ids).
-// Fills every default. Errors name the field and are in the request's locale.
+// Fills every default (JSON null is the default too). Errors name the field
+// and are in the request's locale, read from the raw text first so that
+// errors raised before parsing (too_large, too_deep, invalid_json, a number
+// beyond a double) speak it as well; an unknown field is an error
+// (docs/api.md, "Strict input"), and every list has a limit ("Limits").
 Result<Request> parse_request(std::string_view json_text, const Catalog& catalog);
+
+// The locale a request's raw text asks for (zh-CN when it names none), for
+// errors raised outside parse_request.
+Locale request_locale(std::string_view json_text);
+
+// The request's limits (docs/api.md, "Limits"): every list, and the numbers
+// that size the planner's work. plan() meets its time budget on the largest
+// request they allow (tests/core/hostile_input_test.cpp).
+inline constexpr size_t kMaxRequestBytes = 1 << 20;  // 1 MiB: a request is a form, not a data set
+inline constexpr int kMaxRequestDepth = 32;
+inline constexpr size_t kMaxStages = 16;          // a thesis has a handful of stages (seed 003: three)
+inline constexpr int kMaxRunsPerStage = 100000;
+inline constexpr size_t kMaxPrices = 1000;        // the user's quotes (the page keeps at most this many)
+inline constexpr size_t kMaxPlatforms = 64;       // prefs.platforms (the catalog has fewer)
+inline constexpr int kMaxGpus = 4096;             // workload.gpus, hardware.count
 
 }  // namespace gpuplan

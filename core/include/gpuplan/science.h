@@ -6,16 +6,29 @@
 #include <string>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/spelling.h"
 
 namespace gpuplan {
 
 enum class ScienceKind { md, cfd, fem, other };
+inline constexpr Spelling<ScienceKind> kScienceKindSpellings[] = {
+    {ScienceKind::md, "md"}, {ScienceKind::cfd, "cfd"}, {ScienceKind::fem, "fem"}, {ScienceKind::other, "other"}};
+static_assert(spells_each_once(kScienceKindSpellings, ScienceKind::other));
 // What the code computes in. GROMACS, AMBER (pmemd.cuda SPFP) and OpenMM run
 // mixed single precision by default; many CFD/FEM solvers need fp64.
 enum class SciencePrecision { fp64, fp32, mixed };
+inline constexpr Spelling<SciencePrecision> kSciencePrecisionSpellings[] = {
+    {SciencePrecision::fp64, "fp64"}, {SciencePrecision::fp32, "fp32"}, {SciencePrecision::mixed, "mixed"}};
+static_assert(spells_each_once(kSciencePrecisionSpellings, SciencePrecision::mixed));
 enum class ScienceBound { compute, bandwidth };
+inline constexpr Spelling<ScienceBound> kScienceBoundSpellings[] = {
+    {ScienceBound::compute, "compute"}, {ScienceBound::bandwidth, "bandwidth"}};
+static_assert(spells_each_once(kScienceBoundSpellings, ScienceBound::bandwidth));
 // How the baseline rate is measured.
 enum class RateUnit { ns_per_day, steps_per_s, job_hours };
+inline constexpr Spelling<RateUnit> kRateUnitSpellings[] = {
+    {RateUnit::ns_per_day, "ns/day"}, {RateUnit::steps_per_s, "steps/s"}, {RateUnit::job_hours, "hours"}};
+static_assert(spells_each_once(kRateUnitSpellings, RateUnit::job_hours));
 
 struct ScienceBaseline {
   std::string gpu;   // catalog id of the card the rate was measured on

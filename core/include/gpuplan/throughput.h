@@ -40,8 +40,9 @@ struct Throughput {
   double samples_per_s = 0;  // whole job, all GPUs together (infer: finished sequences or images)
   double tokens_per_s = 0;   // whole job (infer: generated tokens)
   double step_seconds = 0;   // one optimizer step (train: grad_accumulation micro-batches) or one batch (infer)
-  double low_factor = 1;     // plausible range of the rate, as factors on it
+  double low_factor = 1;     // 80 % prediction interval of the rate, as factors on it (docs/time-model.md, "Range")
   double high_factor = 1;
+  double baseline_scale = 1; // measured / estimated on the user's baseline (request `baseline`), applied to every rate
   double utilization = 0;    // achieved fraction of the precision's peak (model FLOPs utilization)
   double scaling_efficiency = 1;  // multi-GPU speed over count x one GPU
   ComputeUnit unit = ComputeUnit::fp32_cuda;

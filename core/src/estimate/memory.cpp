@@ -37,6 +37,12 @@ double residual_bytes(const Workload& w) {
   return 4;
 }
 
+// Fused kernels save what torch.compile saves: an `optimized` stack (torch.compile,
+// Liger's and unsloth's fused RMSNorm / SwiGLU, apex's fused LayerNorm) keeps the
+// matmul outputs and recomputes the pointwise ops in backward (docs/memory-model.md,
+// "Software stack").
+bool fused(const Workload& w) { return w.torch_compile || w.stack == Stack::optimized; }
+
 bool has_dropout(const ModelSpec& m) {
   // LLaMA-family decoders (gated MLPs) train without dropout; BERT, GPT-2 and
   // T5 fine-tune with dropout 0.1 in attention and after each block.
@@ -68,10 +74,10 @@ double layer_bytes_per_token(const ModelSpec& m, const ModelShapes& s, const Wor
   const double f = double(m.ffn) * std::max(1, m.experts_per_token);
   const bool dropout = has_dropout(m);
   double norm = r * h;
-  if (m.gated_mlp && !w.torch_compile) norm = 4 * h + r * h;
+  if (m.gated_mlp && !fused(w)) norm = 4 * h + r * h;
   const double kv = w.flash_attention ? s.kv_dim : s.q_dim;
   double attention = norm + e * h + e * (s.q_dim + 2 * kv) + e * s.q_dim;
-  double mlp_elements = m.gated_mlp ? (w.torch_compile ? 2 : 4) : (w.torch_compile ? 1 : 2);
+  double mlp_elements = m.gated_mlp ? (fused(w) ? 2 : 4) : (fused(w) ? 1 : 2);
   double mlp = norm + e * h + mlp_elements * e * f;
   double masks = dropout ? 2 * h : 0;
   // Decoder blocks of an encoder-decoder add cross-attention: half the layers.
@@ -109,7 +115,7 @@ double score_bytes_per_token(const ModelSpec& m, const Workload& w) {
 double logit_element_bytes(const Workload& w) {
   switch (w.loss) {
     case Loss::standard: return 12;
-    case Loss::chunked: return compute_bytes(w.precision) + (w.torch_compile ? 4.0 : 12.0) / 8;
+    case Loss::chunked: return compute_bytes(w.precision) + (fused(w) ? 4.0 : 12.0) / 8;
     case Loss::fused: return compute_bytes(w.precision);
   }
   return 12;
@@ -483,7 +489,7 @@ MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const 
   MemoryEstimate e;
   const double n = std::max(1, w.gpus);
   const bool split = w.sharding == Sharding::zero3;  // weights tensor-split across GPUs
-  add(e, "weights", inference_weight_bytes(m, s, w.precision) / (split ? n : 1));
+  add(e, "weights", inference_weight_bytes(m, s, w.precision, w.stack) / (split ? n : 1));
   // KV cache: K and V for every layer, kv_heads·head_dim wide, for every
   // position of every sequence, at kv_cache_bits (Pope et al. 2022,
   // "Efficiently Scaling Transformer Inference", section 2). Grouped-query
@@ -546,7 +552,22 @@ FitLimits fit_limits(const ModelSpec& m, const Workload& w, double capacity_byte
   return out;
 }
 
-MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
+namespace {
+
+// The user's measured peak (request baseline.memory_bytes) re-anchors every
+// figure: all that the model counts is multiplied by measured / estimated on
+// the baseline card, the fixed CUDA context excepted (docs/memory-model.md,
+// "Calibration from your own run").
+MemoryEstimate rescaled(MemoryEstimate e, double scale) {
+  for (auto& c : e.components)
+    if (c.id != "runtime") c.bytes *= scale;
+  e.allocated_bytes *= scale;
+  e.reserved_bytes *= scale;
+  e.total_bytes = e.reserved_bytes + kCudaContextBytes;
+  return e;
+}
+
+MemoryEstimate estimate_unscaled(const ModelSpec& m, const Workload& w) {
   MemoryEstimate e;
   // Hooks (docs/objectives.md, docs/vlm.md): each composes plain estimates.
   if (m.kind == ModelKind::vlm) {
@@ -561,6 +582,27 @@ MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
   }
   e.trainable_params = trainable_params(m, w);
   return e;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
+  MemoryEstimate e = estimate_unscaled(m, w);
+  if (w.memory_scale > 0 && w.memory_scale != 1) e = rescaled(e, w.memory_scale);
+  e.scale = w.memory_scale > 0 ? w.memory_scale : 1;
+  return e;
+}
+
+double memory_baseline_scale(const ModelSpec& m, const Workload& w, int count, double measured_bytes) {
+  Workload at = w;
+  at.memory_scale = 1;
+  at.gpus = std::max(1, count);
+  if (at.gpus > 1 && at.sharding == Sharding::none) at.sharding = Sharding::ddp;
+  if (at.gpus == 1 && at.sharding == Sharding::ddp) at.sharding = Sharding::none;
+  const double counted = estimate_memory(m, at).total_bytes - kCudaContextBytes;
+  const double measured = measured_bytes - kCudaContextBytes;
+  if (!(counted > 0) || !(measured > 0)) return 1;
+  return std::clamp(measured / counted, kMinMemoryScale, kMaxMemoryScale);
 }
 
 }  // namespace gpuplan

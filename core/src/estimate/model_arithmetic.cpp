@@ -141,11 +141,21 @@ double bytes_per_weight(WeightFormat f) {
     // (4 + 20/128) bits = 0.5195 bytes. (The time model once used 0.5625, a
     // group of 32; memory's figure is the shipped format.)
     case WeightFormat::int4: return (4 + 20.0 / 128) / 8;
+    // GGUF block formats (ggml-common.h): Q8_0 is 32 int8 codes and one fp16
+    // scale, 34 bytes per 32 weights; Q4_K is a 256-weight super-block of
+    // 4-bit codes with 6-bit scales and mins per 32 and two fp16 factors,
+    // 144 bytes per 256 weights (4.5 bits; ggml PR #1684, "k-quants").
+    case WeightFormat::gguf_q8_0: return 34.0 / 32;
+    case WeightFormat::gguf_q4_k: return 144.0 / 256;
   }
   return 2;
 }
 
-WeightFormat inference_weight_format(Precision p) {
+WeightFormat inference_weight_format(Precision p, Stack stack) {
+  if (stack == Stack::llama_cpp) {
+    if (p == Precision::int8) return WeightFormat::gguf_q8_0;
+    if (p == Precision::int4 || p == Precision::nf4) return WeightFormat::gguf_q4_k;
+  }
   switch (p) {
     case Precision::fp32: return WeightFormat::fp32;
     case Precision::int8: return WeightFormat::int8;
@@ -159,8 +169,8 @@ double activation_element_bytes(Precision p) { return p == Precision::fp32 ? 4 :
 
 double adapter_element_bytes(Precision p) { return p == Precision::bf16_true ? 2 : 4; }
 
-double inference_weight_bytes(const ModelSpec& m, const ModelShapes& s, Precision p) {
-  const double quantized = s.linear_params * bytes_per_weight(inference_weight_format(p));
+double inference_weight_bytes(const ModelSpec& m, const ModelShapes& s, Precision p, Stack stack) {
+  const double quantized = s.linear_params * bytes_per_weight(inference_weight_format(p, stack));
   const double kept = (s.embedding_params + s.other_params) * (p == Precision::fp32 ? 4 : 2);
   (void)m;
   return quantized + kept;

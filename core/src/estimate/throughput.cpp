@@ -11,6 +11,8 @@
 #include "gpuplan/model_arithmetic.h"
 #include "objective.h"
 #include "vlm.h"
+#include "sustained_rates.h"
+#include "token_counts.h"
 
 namespace gpuplan {
 namespace {
@@ -77,6 +79,62 @@ constexpr double kCnnKernelsPerPass = 170;
 // Decode steps run under CUDA graphs or compiled engines (vLLM, TensorRT-LLM,
 // gpt-fast, llama.cpp): kernels per layer with no host cost.
 constexpr double kDecodeKernelsPerLayer = 10;
+
+// ---- Software stack (docs/time-model.md, "Software stack") ------------------
+// Training on an `optimized` stack (torch.compile / Inductor, Liger, unsloth,
+// apex and the fused kernels of NVIDIA's NGC containers) fuses chains of
+// element-wise kernels: the compile figures above (half the passes over
+// activations, 40 % of the kernels). The serving classes (vllm, llama.cpp)
+// count as optimized if they train.
+// A CNN's convolutions, batch norms and activations stay separate cuDNN
+// kernels in eager PyTorch whatever the stack around them (NVIDIA's
+// DeepLearningExamples gain from DALI and channels-last, not from fusion):
+// only torch.compile fuses them.
+bool fused_kernels(const ModelSpec& m, const Workload& w) {
+  if (m.kind == ModelKind::cnn) return w.torch_compile;
+  return w.torch_compile || w.stack != Stack::eager;
+}
+// Every stack but eager replays decode steps as CUDA graphs: gpt-fast
+// (torch.compile mode="reduce-overhead"), vLLM and TensorRT-LLM (captured
+// decode graphs), llama.cpp (CUDA graphs since 2024). Eager `generate()`
+// dispatches each kernel from Python every token, so a small batch waits for
+// the host: the PyTorch team's "GPT, Fast" blog (2023) measures Llama-2-7B
+// at batch 1 on an A100 at 25.5 tokens/s in eager mode ("CPU overhead
+// bound") against 107 with compile and CUDA graphs. The eager floor is the
+// training figures' 40 kernels per layer at 27 µs each: 34.6 ms per token
+// for 32 layers, 29 tokens/s (tests/data/throughput_cases.json, pt-gpt-fast-blog).
+bool graphs_in_decode(const Workload& w) { return w.stack != Stack::eager; }
+
+// ---- Padding (docs/time-model.md, "Padding") --------------------------------
+// The length a step computes at: seq_len when samples fill it or are packed;
+// otherwise dynamic padding to the longest sample of each micro-batch (HF
+// DataCollatorWithPadding and the TRL / LLaMA-Factory collators), with sample
+// lengths taken as uniform around mean_seq_len and capped at seq_len: the
+// expected longest of b uniform draws on [lo, hi] is lo + (hi - lo)·b/(b+1).
+double padded_seq_len(const Workload& w) {
+  if (w.packing || w.mean_seq_len <= 0 || w.mean_seq_len >= w.seq_len) return w.seq_len;
+  const double mean = w.mean_seq_len;
+  const double hi = std::min(double(w.seq_len), 2 * mean);
+  const double lo = 2 * mean - hi;
+  const double b = std::max(1, w.micro_batch);
+  return lo + (hi - lo) * b / (b + 1);
+}
+
+// Tokens of real data in one sample (a packed row is full).
+double real_tokens_per_sample(const Workload& w) {
+  return (w.mean_seq_len > 0 && !w.packing) ? double(w.mean_seq_len) : double(w.seq_len);
+}
+
+// Generation: the contract's seq_len is prompt + generated; without the
+// split, half and half.
+double generated_tokens_per_sequence(const Workload& w) { return std::max(1, w.seq_len / 2); }
+
+// The workload at the length its steps compute at.
+Workload as_computed(const Workload& w) {
+  Workload c = w;
+  c.seq_len = std::max(1, int(std::lround(padded_seq_len(w))));
+  return c;
+}
 
 // ---- Optimizer -------------------------------------------------------------
 // Bytes read and written per trainable parameter per optimizer step with fp32
@@ -209,10 +267,10 @@ Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double b
   k.compute_seconds = k.flops / (rate_flops * kConvRelativeEfficiency);
   // activation_bytes_per_sample is the fp32 training footprint at the reference size.
   const double elements = m.activation_bytes_per_sample / 4 * area * w.micro_batch;
-  const double passes = train ? (w.torch_compile ? kCompiledActivationPasses : kActivationPasses)
+  const double passes = train ? (fused_kernels(m, w) ? kCompiledActivationPasses : kActivationPasses)
                               : 2;  // inference: written once, read once
   k.memory_seconds = passes * elements * activation_bytes(w.precision) / bandwidth;
-  k.kernels = kCnnKernelsPerPass * (train ? 3 : 1) * (w.torch_compile ? kCompiledKernelShare : 1.0);
+  k.kernels = kCnnKernelsPerPass * (train ? 3 : 1) * (fused_kernels(m, w) ? kCompiledKernelShare : 1.0);
   k.trainable = train ? trainable_params(m, w) : 0;
   return k;
 }
@@ -228,11 +286,11 @@ Work transformer_train_work(const ModelSpec& m, const Workload& w, double rate_f
   k.compute_seconds = k.flops / (rate_flops * size_efficiency(m));
   const double per_token_layer =
       kSavedBytesPerHiddenPerToken * m.hidden + (w.flash_attention ? 0 : kScoreBytesPerHeadPerToken * m.heads * double(w.seq_len));
-  const double passes = (w.torch_compile ? kCompiledActivationPasses : kActivationPasses) * (ckpt ? 4.0 / 3.0 : 1.0);
+  const double passes = (fused_kernels(m, w) ? kCompiledActivationPasses : kActivationPasses) * (ckpt ? 4.0 / 3.0 : 1.0);
   k.memory_seconds = passes * tokens * m.layers * per_token_layer * (activation_bytes(w.precision) / 2) / bandwidth;
   if (w.method == Method::qlora)
     k.memory_seconds += s.linear_params * kQloraDequantBytesPerParam * (ckpt ? 3 : 2) / bandwidth;
-  k.kernels = m.layers * kKernelsPerLayerPass * (3 + (ckpt ? 1 : 0)) * (w.torch_compile ? kCompiledKernelShare : 1.0);
+  k.kernels = m.layers * kKernelsPerLayerPass * (3 + (ckpt ? 1 : 0)) * (fused_kernels(m, w) ? kCompiledKernelShare : 1.0);
   k.trainable = trainable_params(m, w);
   return k;
 }
@@ -296,11 +354,14 @@ bool rates_for(const ModelSpec& m, const Workload& w, const Gpu& g, Throughput& 
   t.unit = unit;
   t.peak_tflops = peak / 1e12;
   if (peak <= 0 || r.bandwidth_bytes_per_s <= 0) return false;
-  r.achieved_flops_per_s = peak * unit_efficiency(unit);
+  // What this card sustains relative to the A100 the efficiencies were fitted on (sustained_rates.h).
+  r.achieved_flops_per_s = peak * unit_efficiency(unit) * sustained_rate_factor(g.id, unit);
   return true;
 }
 
-Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
+Throughput train_throughput(const ModelSpec& m, const Workload& as_given, const Gpu& g, int n) {
+  // Steps compute at the padded length; tokens/s counts real tokens.
+  const Workload w = as_computed(as_given);
   Throughput t;
   Rates rates;
   if (!rates_for(m, w, g, t, rates)) return t;
@@ -350,7 +411,7 @@ Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
   const double micro_seconds = one_gpu_micro + st.exposed_communication_seconds;
   t.step_seconds = micro_seconds * accumulation;
   t.samples_per_s = double(n) * w.micro_batch / micro_seconds;
-  t.tokens_per_s = m.kind == ModelKind::cnn ? 0 : t.samples_per_s * w.seq_len;
+  t.tokens_per_s = m.kind == ModelKind::cnn ? 0 : t.samples_per_s * real_tokens_per_sample(as_given);
   t.scaling_efficiency = n > 1 ? one_gpu_micro / micro_seconds : 1.0;
   t.utilization = k.flops / (micro_seconds * peak);
   t.achieved_tflops = t.peak_tflops * t.utilization;
@@ -359,7 +420,9 @@ Throughput train_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
   return t;
 }
 
-Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
+Throughput infer_throughput(const ModelSpec& m, const Workload& as_given, const Gpu& g, int n) {
+  // An encoder's batch is padded like a training batch; generation is not.
+  const Workload w = m.kind == ModelKind::encoder ? as_computed(as_given) : as_given;
   Throughput t;
   Rates rates;
   if (!rates_for(m, w, g, t, rates)) return t;
@@ -395,7 +458,7 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
     st.host_seconds = k.kernels * kHostSecondsPerKernel;
     t.step_seconds = std::max(st.gpu_seconds, st.host_seconds);
     t.samples_per_s = n * b / t.step_seconds;
-    t.tokens_per_s = m.kind == ModelKind::cnn ? 0 : t.samples_per_s * w.seq_len;
+    t.tokens_per_s = m.kind == ModelKind::cnn ? 0 : t.samples_per_s * real_tokens_per_sample(as_given);
   } else {
     // Generation: the prompt is processed in one compute-bound pass (prefill);
     // each new token then reads every weight and the KV cache once (decode),
@@ -403,12 +466,14 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
     // Scaling Transformer Inference", sec. 2). The contract gives seq_len =
     // prompt + generated; without the split we take half and half.
     const ModelShapes s = model_shapes(m);
-    const double generated_per_seq = w.generated_len > 0 ? std::min(w.generated_len, w.seq_len) : std::max(1, w.seq_len / 2);
+    // The RL rollout names its completion length (docs/objectives.md).
+    const double generated_per_seq =
+        w.generated_len > 0 ? std::min(double(w.generated_len), double(w.seq_len)) : generated_tokens_per_sequence(w);
     const double prompt = std::max(0.0, w.seq_len - generated_per_seq);
     // Each decode step reads every resident weight once (the memory model's
     // figure for the format) and the cache; a token's matmuls pass through
     // its routed experts only.
-    const double weights = inference_weight_bytes(m, s, w.precision);
+    const double weights = inference_weight_bytes(m, s, w.precision, w.stack);
     const double matmul_flops = forward_matmul_flops_per_token(m, s);
     const double kv_per_token = 2.0 * m.layers * std::max(s.kv_dim, 1.0) * w.kv_cache_bits / 8.0;
     const double mean_context = prompt + generated_per_seq / 2;
@@ -421,17 +486,24 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
       // On the vector unit; a card with no published FP32 figure (Ascend 910B) uses its matrix rate.
       decode_memory += kDequantOpsPerWeight * m.params / n / ((g.tflops.fp32 > 0 ? g.tflops.fp32 * 1e12 : peak));
     const double decode_compute = matmul_flops * b / (achieved_rate * size_efficiency(m)) / n;
-    const double decode_kernels = m.layers * kDecodeKernelsPerLayer;
+    const bool graphs = graphs_in_decode(w);
+    const double decode_kernels = m.layers * (graphs ? kDecodeKernelsPerLayer : kKernelsPerLayerPass);
+    // Eager: the host dispatches every kernel of every decode step (and of
+    // the prefill pass); a GPU that finishes sooner waits for it.
+    const double host_per_pass =
+        graphs ? 0 : m.layers * kKernelsPerLayerPass * (w.torch_compile ? kCompiledKernelShare : 1.0) * kHostSecondsPerKernel;
     // Two all-reduces per layer per token under tensor parallelism: latency-bound.
     const double tp_sync = n > 1 ? 2.0 * m.layers * (g.nvlink_bytes_per_s > 0 ? 10e-6 : 30e-6) : 0;
-    const double decode_step = std::max(decode_memory, decode_compute) + decode_kernels * kKernelTailSeconds + tp_sync;
+    const double decode_gpu = std::max(decode_memory, decode_compute) + decode_kernels * kKernelTailSeconds;
+    const double decode_step = std::max(decode_gpu, host_per_pass) + tp_sync;
+    st.host_seconds = host_per_pass * (1 + generated_per_seq);
     st.compute_seconds = prefill_seconds + generated_per_seq * decode_compute;
     st.memory_seconds = generated_per_seq * decode_memory;
     st.kernel_tail_seconds = generated_per_seq * decode_kernels * kKernelTailSeconds;
     st.communication_seconds = generated_per_seq * tp_sync;
     st.exposed_communication_seconds = st.communication_seconds;
-    st.gpu_seconds = prefill_seconds + generated_per_seq * decode_step;
-    t.step_seconds = st.gpu_seconds;
+    st.gpu_seconds = prefill_seconds + generated_per_seq * (decode_gpu + tp_sync);
+    t.step_seconds = std::max(prefill_seconds, host_per_pass) + generated_per_seq * decode_step;
     generated = b * generated_per_seq;
     flops = prefill_flops + generated * matmul_flops;
     t.weight_bytes = weights;
@@ -445,11 +517,30 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& w, const Gpu& g,
   return t;
 }
 
-// Range of the rate: the 20th and 80th percentiles of measured / estimated
-// over the visible published cases (docs/time-model.md; the validation test
-// checks these stay in step with the model).
-constexpr double kLowFactor = 0.74;
-constexpr double kHighFactor = 1.12;
+// The 80 % prediction interval of the rate, as factors on it: the 10th and
+// 90th percentiles of measured / estimated over the published cases of the
+// workload's stack class (tests/data/throughput_cases.json). Leave-one-source-
+// out, these factors cover the stated share of every source's cases that no
+// calibration saw (tools/time_error_table.py prints the coverage per source
+// and per class; docs/time-model.md "Range"); the validation test checks the
+// factors stay in step with the model. A class with fewer than 8 cases
+// (vllm, llama.cpp: their visible rows are unmappable) takes the pooled figure.
+struct RateInterval {
+  double low = 1, high = 1;
+};
+constexpr RateInterval kEagerInterval{0.49, 1.07};      // 27 cases
+constexpr RateInterval kOptimizedInterval{0.62, 1.22};  // 50 cases
+constexpr RateInterval kPooledInterval{0.61, 1.19};     // all 79
+
+RateInterval rate_interval(Stack stack) {
+  switch (stack) {
+    case Stack::eager: return kEagerInterval;
+    case Stack::optimized: return kOptimizedInterval;
+    case Stack::vllm:
+    case Stack::llama_cpp: return kPooledInterval;
+  }
+  return kPooledInterval;
+}
 
 }  // namespace
 
@@ -485,8 +576,9 @@ Throughput estimate_throughput(const ModelSpec& m, const Workload& w, const Gpu&
     empty.fp32_peak_tflops = t.fp32_peak_tflops;
     return empty;
   }
-  t.low_factor = kLowFactor;
-  t.high_factor = kHighFactor;
+  const RateInterval interval = rate_interval(w.stack);
+  t.low_factor = interval.low;
+  t.high_factor = interval.high;
   // A measured baseline (request `baseline`) rescales the whole estimate.
   if (w.rate_scale > 0 && w.rate_scale != 1) {
     t.samples_per_s *= w.rate_scale;
@@ -494,16 +586,28 @@ Throughput estimate_throughput(const ModelSpec& m, const Workload& w, const Gpu&
     t.step_seconds /= w.rate_scale;
     t.utilization *= w.rate_scale;
     t.achieved_tflops *= w.rate_scale;
+    t.baseline_scale = w.rate_scale;
   }
   return t;
+}
+
+double counted_tokens_per_sample(const ModelSpec& m, const Workload& w) {
+  if (m.kind == ModelKind::cnn) return 0;
+  if (w.mode == Mode::infer && m.kind != ModelKind::encoder) return generated_tokens_per_sequence(w);
+  return real_tokens_per_sample(w);
 }
 
 double job_hours(const ModelSpec& m, const Workload& w, const DataSize& d, const Throughput& t) {
   if (t.samples_per_s <= 0) return 0;
   double seconds = 0;
-  if (d.tokens > 0 && m.kind != ModelKind::cnn && t.tokens_per_s > 0) seconds = d.tokens / t.tokens_per_s;
-  else seconds = d.samples * d.epochs / t.samples_per_s;
-  (void)w;
+  if (d.tokens > 0 && m.kind != ModelKind::cnn && t.tokens_per_s > 0) {
+    seconds = d.tokens / t.tokens_per_s;
+  } else {
+    double rows = d.samples * d.epochs;
+    // Packed samples of mean_seq_len tokens fill seq_len-token rows.
+    if (w.packing && w.mean_seq_len > 0 && m.kind != ModelKind::cnn) rows *= double(w.mean_seq_len) / w.seq_len;
+    seconds = rows / t.samples_per_s;
+  }
   return seconds / 3600.0;
 }
 

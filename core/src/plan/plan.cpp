@@ -45,13 +45,17 @@ Response plan(const Request& q, const Catalog& catalog) {
   Response out;
   Evaluator e(q, catalog);
   out.locale = q.locale;
+  for (const auto& w : q.warnings) out.warnings.push_back({w.code, w.message});  // found while reading (params_mismatch)
   out.memory = estimate_memory(q.model, q.workload);
   out.recommended_bytes = out.memory.total_bytes * (1 + out.headroom);
   for (size_t i = 0; i < catalog.gpus.size(); ++i)
     if (!q.hardware || catalog.gpus[i].id == q.hardware->gpu) out.gpus.push_back(evaluate(e, i));
   // With a chosen card: the OOM doctor (gpuplan/oom_doctor.h), owned by the lead.
   if (q.hardware)
-    out.oom_doctor = diagnose(q.model, q.workload, *catalog.find_gpu(q.hardware->gpu), q.hardware->count, catalog);
+    // The workload gpus[] evaluated at that count (its sharding included), so
+    // that the doctor and gpus[] give one verdict (docs/api.md).
+    out.oom_doctor = diagnose(q.model, e.workload_at(q.hardware->count), *catalog.find_gpu(q.hardware->gpu),
+                              q.hardware->count, catalog);
   if (!q.stages.empty()) {
     out.plan = plan_stages(e);
     for (const auto& w : out.plan->warnings) out.warnings.push_back({w.code, w.message});

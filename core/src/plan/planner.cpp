@@ -256,6 +256,7 @@ double Planner::checkpoint_bytes() {
   w.gpus = 1;
   w.sharding = Sharding::none;
   w.cpu_offload = false;
+  w.memory_scale = 1;  // a checkpoint holds the model state, whatever peak the user measured
   for (const auto& c : estimate_memory(q_.model, w).components)
     if (c.id == "weights" || c.id == "optimizer") checkpoint_bytes_ += c.bytes;
   return checkpoint_bytes_;

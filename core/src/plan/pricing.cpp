@@ -23,7 +23,7 @@ double billed_seconds(double used_seconds, double granularity_seconds, double mi
 }
 
 double package_billed_hours(double used_hours, Billing billing) {
-  double period = billing == Billing::monthly ? kHoursPerMonth : billing == Billing::yearly ? kHoursPerYear : 0;
+  const double period = package_period_hours(billing);
   if (period <= 0 || !(used_hours > 0)) return std::max(0.0, used_hours);
   return std::ceil(used_hours / period - 1e-9) * period;
 }

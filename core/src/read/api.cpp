@@ -18,8 +18,8 @@ namespace {
 // caught (nlohmann never throws on these paths: core/CMakeLists.txt), so the
 // writer cannot refuse them. (A fallback for a non-UTF-8 text cost the page
 // 0.2 KiB of its budget for a case that cannot occur.)
-JsonReply internal_error(const char* what) {
-  return {error_json_text(Error{"internal", "", message(Locale::en, "internal", {what})}).value(), 3};
+JsonReply internal_error(Locale locale, const char* what) {
+  return {error_json_text(Error{"internal", "", message(locale, "internal", {what})}).value(), 3};
 }
 
 // A written reply with its exit status, or, when the writer refused something
@@ -41,9 +41,11 @@ JsonReply plan_json(std::string_view request_json, const Catalog& catalog) {
     if (!request.ok()) return reply(error_json_text(request.error()), 2);
     return reply(response_json_text(plan(request.value(), catalog)), 0);
   } catch (const std::exception& e) {
-    return internal_error(e.what());
+    // In the request's language like every other error (read from its raw
+    // text: the parsed request may be what failed).
+    return internal_error(request_locale(request_json), e.what());
   } catch (...) {
-    return internal_error("unknown");
+    return internal_error(request_locale(request_json), "unknown");
   }
 }
 

@@ -165,7 +165,7 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   Offer o;
   o.gpu = required_string(r, "gpu");
   if (!gpu_ids.count(o.gpu)) invalid(r.child_path("gpu"), "unknown GPU \"" + o.gpu + "\"");
-  if (auto b = r.choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak"})) o.billing = Billing(*b);
+  if (auto b = r.spelled("billing", kBillingSpellings)) o.billing = *b;
   o.per_gpu_hour = price_range(r, "per_gpu_hour");
   o.currency = required_currency(r, "currency");
   o.as_of = required_date(r, "as_of");
@@ -180,9 +180,9 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
   p.id = required_string(r, "id");
   p.name.en = required_string(r, "name");
   p.name.zh = r.string("name_zh").value_or(p.name.en);
-  auto kind = r.choice("kind", {"cloud", "marketplace", "campus"});
+  auto kind = r.spelled("kind", kPlatformKindSpellings);
   if (!kind) invalid(r.child_path("kind"), "kind is required (cloud, marketplace, campus)");
-  p.kind = PlatformKind(*kind);
+  p.kind = *kind;
   p.region = r.string("region").value_or("");
   p.currency = required_currency(r, "currency");
   if (auto b = r.object("billing_rules")) {
@@ -306,9 +306,9 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   ModelSpec m;
   m.id = required_string(r, "id");
   m.name = r.string("name").value_or(m.id);
-  auto kind = r.choice("kind", {"decoder", "encoder", "encoder-decoder", "cnn", "vlm"});
+  auto kind = r.spelled("kind", kModelKindSpellings);
   if (!kind) invalid(r.child_path("kind"), "kind is required");
-  m.kind = ModelKind(*kind);
+  m.kind = *kind;
   m.params = required_number(r, "params", 1e3, 1e14);
   if (m.kind == ModelKind::cnn) {
     m.reference_image_size = r.integer("reference_image_size", 8, 16384).value_or(224);

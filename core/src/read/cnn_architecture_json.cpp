@@ -60,6 +60,29 @@ std::vector<int> int_list(const Context& c, const Reader& r, std::string_view ke
   return out;
 }
 
+// Each family's names, in the order read below (docs/memory-model.md).
+constexpr std::string_view kResnetFields[] = {
+    "family", "stage_blocks", "width_per_group", "block", "replace_stride_with_dilation", "num_classes"};
+constexpr std::string_view kDeeplabFields[] = {
+    "family", "stage_blocks", "width_per_group", "block", "replace_stride_with_dilation", "num_classes",
+    "atrous_rates", "aspp_channels", "aux_classifier"};
+constexpr std::string_view kYoloFields[] = {"family", "depth_multiple", "width_multiple", "max_channels", "num_classes", "reg_max"};
+constexpr std::string_view kUnetFields[] = {
+    "family", "latent_channels", "model_channels", "channel_mult", "num_res_blocks", "transformer_depth",
+    "mid_transformer_depth", "num_heads", "head_channels", "context_dim", "context_tokens", "adm_in_channels",
+    "linear_projection", "vae"};
+constexpr std::string_view kVaeFields[] = {"block_out_channels", "layers_per_block", "quant_conv"};
+constexpr std::string_view kFluxFields[] = {
+    "family", "latent_channels", "num_attention_heads", "attention_head_dim", "num_layers", "num_single_layers",
+    "joint_attention_dim", "max_sequence_length", "pooled_projection_dim", "guidance_embeds", "vae"};
+constexpr std::string_view kAnyFamilyFields[] = {
+    "family", "stage_blocks", "width_per_group", "block", "replace_stride_with_dilation", "num_classes",
+    "atrous_rates", "aspp_channels", "aux_classifier", "depth_multiple", "width_multiple", "max_channels", "reg_max",
+    "latent_channels", "model_channels", "channel_mult", "num_res_blocks", "transformer_depth",
+    "mid_transformer_depth", "num_heads", "head_channels", "context_dim", "context_tokens", "adm_in_channels",
+    "linear_projection", "vae", "num_attention_heads", "attention_head_dim", "num_layers", "num_single_layers",
+    "joint_attention_dim", "max_sequence_length", "pooled_projection_dim", "guidance_embeds"};
+
 void read_resnet(const Context& c, const Reader& r, CnnArchitecture& a) {
   a.stage_blocks = int_list(c, r, "stage_blocks", 1, 100, 8, true);
   a.base_width = r.integer("width_per_group", 8, 1024).value_or(64);
@@ -74,7 +97,7 @@ void read_resnet(const Context& c, const Reader& r, CnnArchitecture& a) {
 
 // The AutoencoderKL that maps images to latents (SD, SDXL, FLUX).
 void read_vae(const Context& c, const Reader& r, CnnArchitecture& a) {
-  auto vae = r.object("vae");
+  auto vae = r.object("vae", kVaeFields);
   if (!vae) c.invalid(r.child_path("vae"), "the VAE's block_out_channels are required (image size = latent x 2^(levels-1))");
   a.vae_channels = int_list(c, *vae, "block_out_channels", 1, 4096, 8, true);
   a.vae_layers_per_block = vae->integer("layers_per_block", 1, 16).value_or(2);
@@ -121,6 +144,20 @@ void read_flux(const Context& c, const Reader& r, CnnArchitecture& a) {
 }
 
 }  // namespace
+
+FieldNames cnn_architecture_fields(const nlohmann::json& parent) {
+  auto a = parent.find("architecture");
+  if (a == parent.end() || !a->is_object()) return kAnyFamilyFields;
+  auto f = a->find("family");
+  if (f == a->end() || !f->is_string()) return kAnyFamilyFields;
+  const std::string& family = f->get_ref<const std::string&>();
+  if (family == "resnet") return kResnetFields;
+  if (family == "deeplabv3") return kDeeplabFields;
+  if (family == "yolov8") return kYoloFields;
+  if (family == "sd-unet") return kUnetFields;
+  if (family == "flux") return kFluxFields;
+  return kAnyFamilyFields;
+}
 
 CnnArchitecture read_cnn_architecture(const Reader& r, ArchitectureSource source) {
   const Context c{source, r.locale()};

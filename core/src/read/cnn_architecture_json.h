@@ -14,4 +14,10 @@ namespace gpuplan {
 enum class ArchitectureSource { catalog, request };
 CnnArchitecture read_cnn_architecture(const Reader& r, ArchitectureSource source = ArchitectureSource::catalog);
 
+// The names `architecture` may hold for the family it names (every family's
+// names when the family is missing or unknown, so that the family's own error
+// comes first): the table of a strict view of it (json_reader.h), from the
+// object holding `architecture`.
+FieldNames cnn_architecture_fields(const nlohmann::json& parent);
+
 }  // namespace gpuplan

@@ -1,5 +1,6 @@
 #include "json_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -128,7 +129,138 @@ void write_value(JsonWriter& w, const nlohmann::json& v) {
   }
 }
 
+// A long text cut to at most kMax bytes on a UTF-8 boundary, with "…".
+std::string cut_text(std::string text) {
+  constexpr size_t kMax = 60;
+  if (text.size() <= kMax) return text;
+  size_t cut = kMax;
+  // Do not split a UTF-8 sequence: back up to a lead byte.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "…";
+}
+
+// Names compared the way a typo is made: case and '-' against '_' do not count.
+std::string folded(std::string_view name) {
+  std::string out(name);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    if (c == '-' || c == ' ') c = '_';
+  }
+  return out;
+}
+
+// Optimal string alignment distance (Levenshtein with adjacent transpositions,
+// Damerau 1964): "micro_bach" is 1 from "micro_batch", "seqlne" 1 from "seqlen".
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> before(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t substitution = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, substitution});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], before[j - 2] + 1);
+    }
+    before.swap(prev);
+    prev.swap(cur);
+  }
+  return prev[b.size()];
+}
+
+// Word by word, one name abbreviates the other: "grad_checkpointing" and
+// "gradient_checkpointing", "lr_warmup" and "lr_warmup_steps" do not (a
+// different count of words).
+bool abbreviates(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i <= a.size() && j <= b.size()) {
+    const size_t ea = std::min(a.find('_', i), a.size()), eb = std::min(b.find('_', j), b.size());
+    const std::string_view wa(a.data() + i, ea - i), wb(b.data() + j, eb - j);
+    const std::string_view shorter = wa.size() < wb.size() ? wa : wb, longer = wa.size() < wb.size() ? wb : wa;
+    if (shorter.size() < 3 || longer.substr(0, shorter.size()) != shorter) return false;
+    i = ea + 1;
+    j = eb + 1;
+    if ((i > a.size()) != (j > b.size())) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+std::string_view closest_name(std::string_view name, FieldNames known) {
+  // Past a name's length a typo is no longer the likely story (and a hostile
+  // megabyte key must not cost a megabyte times the table).
+  if (name.empty() || name.size() > 64) return {};
+  const std::string n = folded(name);
+  std::string_view best;
+  size_t best_distance = SIZE_MAX;
+  for (std::string_view k : known) {
+    const std::string f = folded(k);
+    size_t d = edit_distance(n, f);
+    // About one slip per four letters, at most three; or one name holding the
+    // other whole ("batch" for "micro_batch") or abbreviating it word by word
+    // ("gradient_checkpointing"), counted as a distance just over that.
+    const size_t allowed = std::clamp<size_t>((std::min(n.size(), f.size()) + 1) / 4, 1, 3);
+    if (d > allowed) {
+      const bool contained = std::min(n.size(), f.size()) >= 4 &&
+                             (f.find(n) != std::string::npos || n.find(f) != std::string::npos);
+      if (!contained && !abbreviates(n, f)) continue;
+      d = allowed + 1;
+    }
+    if (d < best_distance) {
+      best_distance = d;
+      best = k;
+    }
+  }
+  return best;
+}
+
+Locale sniff_locale(std::string_view text) {
+  // One pass over the text's structure: strings skipped whole, depth counted,
+  // and at depth 1 of an object the member names read. Bounded by the text,
+  // not by its nesting, so it also serves texts too deep or too broken to parse.
+  Locale found = Locale::zh_CN;
+  int depth = 0;
+  bool expect_key = false;
+  auto read_string = [&](size_t& i) {  // at the opening quote; leaves i on the closing one
+    size_t start = ++i;
+    while (i < text.size() && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+    return text.substr(start, std::min(i, text.size()) - start);
+  };
+  auto skip_space = [&](size_t& i) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      const bool key = depth == 1 && expect_key;
+      std::string_view s = read_string(i);
+      if (!key || s != "locale") continue;
+      size_t j = i + 1;
+      skip_space(j);
+      if (j >= text.size() || text[j] != ':') continue;
+      ++j;
+      skip_space(j);
+      // The last "locale" wins, as in the parsed object; only a string counts.
+      if (j < text.size() && text[j] == '"') {
+        found = read_string(j).substr(0, 2) == "en" ? Locale::en : Locale::zh_CN;
+        i = j;
+      } else {
+        found = Locale::zh_CN;
+      }
+      expect_key = false;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+      expect_key = c == '{' && depth == 1;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    } else if (depth == 1 && c == ',') {
+      expect_key = true;
+    } else if (depth == 1 && c == ':') {
+      expect_key = false;
+    }
+  }
+  return found;
+}
 
 void fail(Locale locale, std::string code, std::string path, std::string text) {
   (void)locale;
@@ -138,15 +270,7 @@ void fail(Locale locale, std::string code, std::string path, std::string text) {
 std::string describe(const nlohmann::json& value) {
   JsonWriter w;
   write_value(w, value);
-  std::string text = w.take();
-  constexpr size_t kMax = 60;
-  if (text.size() > kMax) {
-    size_t cut = kMax;
-    // Do not split a UTF-8 sequence: back up to a lead byte.
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    text = text.substr(0, cut) + "…";
-  }
-  return text;
+  return cut_text(w.take());
 }
 
 nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_bytes, int max_depth) {
@@ -185,7 +309,34 @@ nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_
 Reader::Reader(const nlohmann::json& object, std::string path, Locale locale)
     : object_(&object), path_(std::move(path)), locale_(locale) {}
 
+Reader::Reader(const nlohmann::json& object, std::string path, Locale locale, FieldNames fields)
+    : object_(&object), path_(std::move(path)), locale_(locale), strict_(true), fields_(fields) {
+  reject_unknown();
+}
+
+void Reader::reject_unknown() const {
+  if (!object_->is_object()) return;
+  for (auto it = object_->begin(); it != object_->end(); ++it) {
+    const std::string& key = it.key();
+    if (std::find(fields_.begin(), fields_.end(), key) != fields_.end()) continue;
+    // The name as written (cut when absurdly long), and the closest known one.
+    const std::string p = child_path(cut_text(key));
+    const std::string_view near = closest_name(key, fields_);
+    if (!near.empty())
+      fail(locale_, "unknown_field", p, message(locale_, "unknown_field", {p, child_path(near)}));
+    std::string list;
+    for (std::string_view k : fields_) list += (list.empty() ? "" : ", ") + std::string(k);
+    fail(locale_, "unknown_field", p,
+         message(locale_, list.empty() ? "unknown_field.none" : "unknown_field.list", {p, list}));
+  }
+}
+
 const nlohmann::json* Reader::get(std::string_view key) const {
+  // A strict view reads only what its table declares: a read of anything else
+  // is a parser that forgot its table line (docs/api.md, "Strict input").
+  if (strict_ && std::find(fields_.begin(), fields_.end(), key) == fields_.end())
+    fail(locale_, "internal", child_path(key),
+         message(locale_, "internal", {child_path(key) + " is read but missing from its field table"}));
   auto it = object_->find(key);
   if (it == object_->end() || it->is_null()) return nullptr;
   return &*it;
@@ -202,10 +353,13 @@ void Reader::wrong_type(std::string_view key, const char* type_code, const nlohm
   fail(locale_, "wrong_type", p, message(locale_, "wrong_type", {p, message(locale_, type_code), describe(got)}));
 }
 
-std::optional<Reader> Reader::object(std::string_view key) const {
+std::optional<Reader> Reader::object(std::string_view key) const { return object(key, FieldNames{}); }
+
+std::optional<Reader> Reader::object(std::string_view key, FieldNames fields) const {
   const auto* v = get(key);
   if (!v) return std::nullopt;
   if (!v->is_object()) wrong_type(key, "type.object", *v);
+  if (strict_) return Reader(*v, child_path(key), locale_, fields);
   return Reader(*v, child_path(key), locale_);
 }
 
@@ -260,8 +414,12 @@ std::optional<size_t> Reader::choice(std::string_view key, std::initializer_list
   }
   std::string list;
   for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  unknown_value(key, list);
+}
+
+void Reader::unknown_value(std::string_view key, const std::string& allowed) const {
   std::string p = child_path(key);
-  fail(locale_, "unknown_value", p, message(locale_, "unknown_value", {p, list, describe(*get(key))}));
+  fail(locale_, "unknown_value", p, message(locale_, "unknown_value", {p, allowed, describe(*get(key))}));
 }
 
 const nlohmann::json* Reader::array(std::string_view key) const {
@@ -271,12 +429,36 @@ const nlohmann::json* Reader::array(std::string_view key) const {
   return v;
 }
 
-Reader element(const nlohmann::json& array, size_t index, const std::string& array_path, Locale locale) {
-  std::string p = array_path + "[" + std::to_string(index) + "]";
+const nlohmann::json* Reader::array(std::string_view key, size_t max_items) const {
+  const auto* v = array(key);
+  if (v && v->size() > max_items) {
+    std::string p = child_path(key);
+    fail(locale_, "out_of_range", p,
+         message(locale_, "out_of_range.items", {p, std::to_string(max_items), std::to_string(v->size())}));
+  }
+  return v;
+}
+
+namespace {
+
+const nlohmann::json& element_object(const nlohmann::json& array, const std::string& path, size_t index, Locale locale) {
   const auto& v = array[index];
   if (!v.is_object())
-    fail(locale, "wrong_type", p, message(locale, "wrong_type", {p, message(locale, "type.object"), describe(v)}));
-  return Reader(v, p, locale);
+    fail(locale, "wrong_type", path, message(locale, "wrong_type", {path, message(locale, "type.object"), describe(v)}));
+  return v;
+}
+
+}  // namespace
+
+Reader element(const nlohmann::json& array, size_t index, const std::string& array_path, Locale locale) {
+  std::string p = array_path + "[" + std::to_string(index) + "]";
+  return Reader(element_object(array, p, index, locale), p, locale);
+}
+
+Reader element(const nlohmann::json& array, size_t index, const std::string& array_path, Locale locale,
+               FieldNames fields) {
+  std::string p = array_path + "[" + std::to_string(index) + "]";
+  return Reader(element_object(array, p, index, locale), p, locale, fields);
 }
 
 }  // namespace gpuplan

@@ -2,6 +2,7 @@
 // and the checks that catch contradictory input before any estimate is made.
 #include "gpuplan/request.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -12,15 +13,23 @@
 #include "gpuplan/throughput.h"
 #include "json_reader.h"
 #include "messages.h"
+#include "names.h"
 #include "science_request.h"
 #include "vision_json.h"
+#include "token_counts.h"
 
 namespace gpuplan {
 namespace {
 
-constexpr size_t kMaxRequestBytes = 1 << 20;  // 1 MiB: a request is a form, not a data set
-constexpr int kMaxDepth = 32;
 constexpr int kMaxCount = 1 << 20;
+
+// The names each object of the request may hold (docs/api.md, "Strict input"),
+// one table beside the function that reads the object. A name the reader
+// reads must be here (json_reader.h refuses the read otherwise); a name here
+// that nothing reads yet is one the contract has announced (v1.1) and is
+// accepted, unused, until its parsing lands.
+constexpr std::string_view kRequestFields[] = {
+    "locale", "model", "workload", "hardware", "data", "baseline", "stages", "budget", "prefs", "prices", "science", "buy"};
 
 Locale read_locale(const nlohmann::json& root) {
   auto it = root.find("locale");
@@ -32,7 +41,32 @@ void fail_inconsistent(Locale l, const std::string& path, const std::string& why
   fail(l, "inconsistent", path, message(l, "inconsistent", {path, why}));
 }
 
-ModelSpec read_model(const Reader& r, const Catalog& catalog) {
+constexpr std::string_view kModelFields[] = {
+    "preset", "kind", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "gated_mlp",
+    "tied_embeddings", "experts", "experts_per_token", "head_dim", "reference_image_size", "architecture",
+    "activation_bytes_per_sample", "gflops_per_sample", "vision"};
+
+// model.params against the parameters its dimensions give (the standard
+// accounting of model_shapes.h with the MLP's 3 or 2 matrices): a warning past
+// 20 %, far outside what norms, biases and rounding explain (every preset is
+// within it, tests/core/api_test.cpp), so a slipped exponent
+// (7e12 for 7e9) or a wrong width is caught before it sizes every estimate.
+void check_params(const ModelSpec& m, Locale l, std::vector<InputWarning>& warnings) {
+  if (m.kind == ModelKind::cnn || m.ffn <= 0 || m.layers <= 0) return;
+  // implied_mlp_matrices is how many hidden × ffn matrices params leaves room
+  // for; the dimensions say 3 (gated) or 2, so the gap times one layer stack
+  // of MLP matrices is how far params is from the dimensions' count.
+  const double mlp_matrix = double(m.layers) * m.hidden * double(m.ffn) * std::max(1, m.experts);
+  const double from_dims = m.params + ((m.gated_mlp ? 3 : 2) - implied_mlp_matrices(m)) * mlp_matrix;
+  if (!(from_dims > 0)) return;
+  const double off = std::fabs(m.params - from_dims) / from_dims;
+  if (off <= 0.2) return;
+  warnings.push_back({"params_mismatch", message(l, "warn.params_mismatch",
+                                                 {format_number(m.params), format_number(std::round(from_dims / 1e6) * 1e6),
+                                                  format_number(std::round(off * 100))})});
+}
+
+ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputWarning>& warnings) {
   Locale l = r.locale();
   ModelSpec m;
   if (auto preset = r.string("preset")) {
@@ -43,8 +77,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
     }
     m = *found;
   }
-  if (auto k = r.choice("kind", {"decoder", "encoder", "encoder-decoder", "cnn", "vlm"})) m.kind = ModelKind(*k);
-
+  if (auto k = r.spelled("kind", kModelKindSpellings)) m.kind = *k;
   if (auto v = r.number("params", 1, 1e14)) m.params = *v;
   if (auto v = r.integer("layers", 1, 1000)) m.layers = *v;
   if (auto v = r.integer("hidden", 1, 1 << 20)) m.hidden = *v;
@@ -59,7 +92,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
   if (auto v = r.integer("experts_per_token", 1, 1024)) m.experts_per_token = *v;
   if (auto v = r.integer("head_dim", 1, 4096)) m.head_dim = *v;
   // A vision-language model's tower (docs/vlm.md); a preset's unless given.
-  if (auto v = r.object("vision")) {
+  if (auto v = r.object("vision", kVisionFields)) {
     if (m.kind != ModelKind::vlm) fail_inconsistent(l, r.child_path("vision"), message(l, "why.vlm_needs_vision"));
     read_vision_tower(*v, m);
   }
@@ -70,7 +103,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
   // A network's own published dimensions (kind cnn; fields in
   // docs/memory-model.md): expanded layer by layer like a preset's, with its
   // parameter count and FLOPs from the expansion unless given.
-  if (auto arch = r.object("architecture")) {
+  if (auto arch = r.object("architecture", cnn_architecture_fields(r.json()))) {
     if (m.kind != ModelKind::cnn)
       fail_inconsistent(l, r.child_path("architecture"), message(l, "why.architecture_kind"));
     m.architecture = read_cnn_architecture(*arch, ArchitectureSource::request);
@@ -131,19 +164,28 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog) {
   if (m.params < embedding)
     fail_inconsistent(l, r.child_path("params"),
                       message(l, "why.params_too_small", {format_number(m.params), format_number(embedding)}));
+  if (r.has("params")) check_params(m, l, warnings);
   return m;
 }
+
+constexpr std::string_view kWorkloadFields[] = {
+    "mode", "method", "precision", "optimizer", "micro_batch", "seq_len", "image_size", "grad_checkpointing",
+    "flash_attention", "tf32", "lora", "kv_cache_bits", "gpus", "sharding", "cpu_offload", "loss", "torch_compile",
+    "optimizer_in_backward", "activation_offload", "grad_accumulation",
+    "stack", "objective", "rl", "cached_text_embeddings", "images_per_sample", "train_vision_tower"};  // contract v1.1
+constexpr std::string_view kLoraFields[] = {"rank", "targets"};
+constexpr std::string_view kRlFields[] = {"group_size", "completion_len", "rollout", "reference", "reward_model"};
 
 // workload.objective and workload.rl (docs/objectives.md).
 void read_objective(const Reader& r, const ModelSpec& model, Workload& w) {
   Locale l = r.locale();
-  if (auto v = r.choice("objective", {"sft", "dpo", "grpo", "ppo"})) w.objective = Objective(*v);
+  if (auto v = r.spelled("objective", kObjectiveSpellings)) w.objective = *v;
   if (w.objective != Objective::sft && w.mode != Mode::train)
     fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_train"));
   if (w.objective != Objective::sft && model.kind == ModelKind::cnn)
     fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_transformer"));
   bool group_given = false;
-  if (auto rl = r.object("rl")) {
+  if (auto rl = r.object("rl", kRlFields)) {
     if (w.objective != Objective::grpo && w.objective != Objective::ppo)
       fail_inconsistent(l, r.child_path("rl"), message(l, "why.rl_needs_rl_objective"));
     if (auto v = rl->integer("group_size", 1, 4096)) {
@@ -151,7 +193,7 @@ void read_objective(const Reader& r, const ModelSpec& model, Workload& w) {
       group_given = true;
     }
     if (auto v = rl->integer("completion_len", 1, 1 << 20)) w.rl.completion_len = *v;
-    if (auto v = rl->choice("rollout", {"trainer", "vllm"})) w.rl.rollout = Rollout(*v);
+    if (auto v = rl->spelled("rollout", kRolloutSpellings)) w.rl.rollout = *v;
     if (auto v = rl->boolean("reference")) w.rl.reference = *v ? 1 : 0;
     if (auto v = rl->boolean("reward_model")) w.rl.reward_model = *v;
   }
@@ -165,31 +207,27 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
   if (model.kind != ModelKind::decoder) w.seq_len = 512;
   if (r) {
     Locale l = r->locale();
-    if (auto v = r->choice("mode", {"train", "infer", "science"})) w.mode = Mode(*v);
-    if (w.mode == Mode::infer) w.precision = Precision::bf16;
-    if (auto v = r->choice("method", {"full", "lora", "qlora"})) w.method = Method(*v);
-    if (auto v = r->choice("precision",
-                           {"fp32", "fp16-mixed", "bf16-mixed", "bf16-true", "fp16", "bf16", "int8", "nf4", "int4"})) {
-      w.precision = Precision(*v);
-      bool train_regime = *v <= size_t(Precision::bf16_true);
-      bool infer_format = *v == 0 || *v >= size_t(Precision::fp16);
-      if ((w.mode == Mode::train && !train_regime) || (w.mode == Mode::infer && !infer_format)) {
+    if (auto v = r->spelled("mode", kModeSpellings)) w.mode = *v;
+    if (w.mode == Mode::infer) w.precision = kDefaultInferPrecision;
+    if (auto v = r->spelled("method", kMethodSpellings)) w.method = *v;
+    if (auto v = r->spelled("precision", kPrecisionSpellings)) {
+      w.precision = *v;
+      if ((w.mode == Mode::train && !trains_in(*v)) || (w.mode == Mode::infer && !infers_in(*v))) {
         std::string p = r->child_path("precision");
         fail(l, "not_for_mode", p,
-             message(l, "not_for_mode", {p, describe(r->json()["precision"]), w.mode == Mode::train ? "train" : "infer"}));
+             message(l, "not_for_mode", {p, describe(r->json()["precision"]), name_of(w.mode)}));
       }
     }
-    if (auto v = r->choice("optimizer", {"adamw", "adamw-8bit", "sgd", "sgd-momentum", "adafactor"}))
-      w.optimizer = Optimizer(*v);
+    if (auto v = r->spelled("optimizer", kOptimizerSpellings)) w.optimizer = *v;
     if (auto v = r->integer("micro_batch", 1, 65536)) w.micro_batch = *v;
     if (auto v = r->integer("seq_len", 1, 1 << 24)) w.seq_len = *v;
     if (auto v = r->integer("image_size", 8, 16384)) w.image_size = *v;
     if (auto v = r->boolean("grad_checkpointing")) w.grad_checkpointing = *v;
     if (auto v = r->boolean("flash_attention")) w.flash_attention = *v;
     if (auto v = r->boolean("tf32")) w.tf32 = *v;
-    if (auto lora = r->object("lora")) {
+    if (auto lora = r->object("lora", kLoraFields)) {
       if (auto v = lora->integer("rank", 1, 65536)) w.lora.rank = *v;
-      if (auto v = lora->choice("targets", {"qv", "attention", "all-linear"})) w.lora.targets = LoraTargets(*v);
+      if (auto v = lora->spelled("targets", kLoraTargetsSpellings)) w.lora.targets = *v;
       if (w.lora.rank >= model.hidden && model.kind != ModelKind::cnn)
         fail_inconsistent(l, lora->child_path("rank"),
                           message(l, "why.lora_rank_hidden", {std::to_string(w.lora.rank), std::to_string(model.hidden)}));
@@ -201,16 +239,20 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
       }
       w.kv_cache_bits = *v;
     }
-    if (auto v = r->integer("gpus", 1, 4096)) w.gpus = *v;
-    if (auto v = r->choice("sharding", {"none", "ddp", "zero1", "zero2", "zero3", "fsdp"}))
-      w.sharding = *v == 5 ? Sharding::zero3 : Sharding(*v);
+    if (auto v = r->integer("gpus", 1, kMaxGpus)) w.gpus = *v;
+    if (auto v = r->spelled("sharding", kShardingSpellings)) {
+      w.sharding = *v;
+      w.sharding_given = true;
+    }
     if (auto v = r->boolean("cpu_offload")) w.cpu_offload = *v;
     // Memory fields (docs/api.md, "Memory fields").
-    if (auto v = r->choice("loss", {"standard", "chunked", "fused"})) w.loss = Loss(*v);
+    if (auto v = r->spelled("loss", kLossSpellings)) w.loss = *v;
     if (auto v = r->boolean("torch_compile")) w.torch_compile = *v;
     if (auto v = r->boolean("optimizer_in_backward")) w.optimizer_in_backward = *v;
     if (auto v = r->boolean("activation_offload")) w.activation_offload = *v;
     if (auto v = r->integer("grad_accumulation", 1, 1 << 20)) w.grad_accumulation = *v;
+    // The software stack (docs/time-model.md, "Software stack").
+    if (auto v = r->spelled("stack", kStackSpellings)) w.stack = *v;
     read_objective(*r, model, w);
     // Diffusion pipelines and vision-language models (docs/api.md).
     if (auto v = r->boolean("cached_text_embeddings")) w.cached_text_embeddings = *v;
@@ -222,10 +264,6 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     w.image_size = 448;
   }
   if (w.seq_len == 0) w.seq_len = 2048;
-  // Several GPUs with no strategy named: plain data parallelism, what
-  // torchrun + DDP (and HF Trainer) do by default.
-  if (w.gpus > 1 && w.sharding == Sharding::none) w.sharding = Sharding::ddp;
-  if (w.gpus == 1 && w.sharding == Sharding::ddp) w.sharding = Sharding::none;
   // LoRA trains low-rank adapters on linear projections (Hu et al. 2021). A
   // network whose architecture has none in the chosen target set (ResNet,
   // YOLOv8, DeepLabV3: convolutions only) would train nothing, and its
@@ -239,11 +277,50 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
   return w;
 }
 
+// Several GPUs with no strategy named: plain data parallelism, what torchrun +
+// DDP (and HF Trainer) do by default; one GPU has nothing to replicate to.
+// Settled once the GPU count is final (workload.gpus or hardware.count).
+void settle_sharding(Workload& w) {
+  if (w.gpus > 1 && w.sharding == Sharding::none) w.sharding = Sharding::ddp;
+  if (w.gpus == 1 && w.sharding == Sharding::ddp) w.sharding = Sharding::none;
+}
+
+constexpr std::string_view kHardwareFields[] = {"gpu", "count"};
+
+// hardware.count and workload.gpus name the same thing, the GPUs one run uses
+// (docs/api.md, "hardware.count and workload.gpus"): the card's count
+// defaults to workload.gpus, and two different values are a contradiction.
+// A count given only in hardware is that card's count like any count gpus[]
+// tries above workload.gpus (the sharding then follows the evaluator's rule
+// for a count the workload did not name), and the OOM doctor diagnoses that
+// same workload (plan.cpp), so gpus[] and the doctor give one verdict.
+Hardware read_hardware(const Reader& h, const Reader* workload, Request& q, const Catalog& catalog) {
+  Locale l = h.locale();
+  Hardware hw;
+  hw.gpu = h.string("gpu").value_or("");
+  if (!catalog.find_gpu(hw.gpu)) {
+    std::string p = h.child_path("gpu");
+    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {p, describe(h.json().value("gpu", nlohmann::json()))}));
+  }
+  const std::optional<int> count = h.integer("count", 1, kMaxGpus);
+  const bool gpus_given = workload && workload->has("gpus");
+  if (count && gpus_given && *count != q.workload.gpus)
+    fail_inconsistent(l, h.child_path("count"),
+                      message(l, "why.gpus_vs_count", {std::to_string(*count), std::to_string(q.workload.gpus)}));
+  hw.count = count.value_or(q.workload.gpus);
+  return hw;
+}
+
+constexpr std::string_view kDataFields[] = {"tokens", "samples", "epochs", "mean_seq_len", "packing"};
+
 DataSize read_data(const Reader& r) {
   DataSize d;
   if (auto v = r.number("tokens", 0, 1e16)) d.tokens = *v;
   if (auto v = r.number("samples", 0, 1e13)) d.samples = *v;
   if (auto v = r.number("epochs", 0, 1e6)) d.epochs = *v;
+  // Padding (docs/time-model.md, "Padding"): checked against seq_len in parse_request.
+  if (auto v = r.integer("mean_seq_len", 1, 1 << 24)) d.mean_seq_len = *v;
+  if (auto v = r.boolean("packing")) d.packing = *v;
   return d;
 }
 
@@ -275,6 +352,10 @@ void read_paper_run(const Baseline& b, Request& q, const Gpu& g) {
 
 // The user's measured speed (docs/api.md, Time fields): checked, turned into
 // samples per second, and into the factor every estimate is multiplied by.
+constexpr std::string_view kBaselineFields[] = {
+    "gpu", "count", "micro_batch", "seconds_per_epoch", "samples_per_s", "tokens_per_s",
+    "wall_hours", "memory_bytes"};  // contract v1.1
+
 void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   Locale l = r.locale();
   Baseline b;
@@ -294,54 +375,94 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
       fail_inconsistent(l, r.child_path("wall_hours"), message(l, "why.paper_run_rate"));
   }
   if (auto v = r.integer("micro_batch", 1, 65536)) b.micro_batch = *v;
+  if (auto v = r.number("memory_bytes", 1e6, 1e14)) b.memory_bytes = *v;
   if (b.wall_hours > 0) {
     read_paper_run(b, q, *g);
+    if (b.memory_bytes > 0) {
+      Workload measured = q.workload;
+      if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
+      q.workload.memory_scale = memory_baseline_scale(q.model, measured, b.count, b.memory_bytes);
+    }
     q.baseline = b;
     return;
   }
   double samples_per_s = b.samples_per_s;
-  if (samples_per_s <= 0 && b.tokens_per_s > 0 && q.workload.seq_len > 0) samples_per_s = b.tokens_per_s / q.workload.seq_len;
+  // Measured tokens are counted as the response counts them (real tokens in
+  // training, generated tokens at inference).
+  const double per_sample = counted_tokens_per_sample(q.model, q.workload);
+  if (samples_per_s <= 0 && b.tokens_per_s > 0 && per_sample > 0) samples_per_s = b.tokens_per_s / per_sample;
   if (samples_per_s <= 0 && b.seconds_per_epoch > 0) {
     if (!q.data || q.data->samples <= 0) {
       fail(l, "missing_field", "data.samples", message(l, "missing_field", {"data.samples", message(l, "why.baseline_rate")}));
     }
     samples_per_s = q.data->samples / b.seconds_per_epoch;
   }
-  if (samples_per_s <= 0)
+  // A memory-only baseline (baseline.memory_bytes) needs no speed.
+  if (samples_per_s <= 0 && !r.has("memory_bytes"))
     fail(l, "missing_field", r.child_path("samples_per_s"),
          message(l, "missing_field", {r.child_path("samples_per_s"), message(l, "why.baseline_rate")}));
   Workload measured = q.workload;
   if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
-  q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);
+  if (samples_per_s > 0) q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);
+  if (b.memory_bytes > 0) q.workload.memory_scale = memory_baseline_scale(q.model, measured, b.count, b.memory_bytes);
   q.baseline = b;
+}
+
+constexpr std::string_view kStageFields[] = {"stage", "runs", "data_fraction"};
+constexpr std::string_view kBudgetFields[] = {"amount", "currency"};
+constexpr std::string_view kPrefsFields[] = {
+    "billing", "platforms", "deadline_days", "education", "dataset_gb", "storage_gb", "upload_mbps", "group_size",
+    "scope", "display_currency"};  // contract v1.1
+constexpr std::string_view kBuyFields[] = {"price", "currency", "watts", "electricity_per_kwh", "resale_fraction", "years"};
+constexpr std::string_view kPriceFields[] = {"platform", "gpu", "per_gpu_hour", "currency", "billing"};
+
+// A money field's currency: the text itself once it is one of the two the
+// catalog prices in.
+std::optional<std::string> read_currency(const Reader& r) {
+  if (!r.choice("currency", {"CNY", "USD"})) return std::nullopt;
+  return r.json()["currency"].get<std::string>();
+}
+
+// A stage's runs, whose message says which stage and what the number counts:
+// the page builds it from seeds × hyper-parameter points × ablations, and a
+// share link can ask for more than the limit.
+int read_runs(const Reader& s, Stage stage) {
+  const auto* v = s.json().contains("runs") ? &s.json()["runs"] : nullptr;
+  if (v && v->is_number()) {
+    const double x = v->get<double>();
+    if (std::isfinite(x) && x == std::floor(x) && (x < 0 || x > kMaxRunsPerStage)) {
+      Locale l = s.locale();
+      std::string p = s.child_path("runs");
+      fail(l, "out_of_range", p,
+           message(l, "out_of_range.runs", {p, name_of(stage), "0", std::to_string(kMaxRunsPerStage), describe(*v)}));
+    }
+  }
+  return s.integer("runs", 0, kMaxRunsPerStage).value_or(1);
 }
 
 void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
   Locale l = q.locale;
-  if (const auto* stages = root.array("stages")) {
+  if (const auto* stages = root.array("stages", kMaxStages)) {
     for (size_t i = 0; i < stages->size(); ++i) {
-      Reader s = element(*stages, i, "stages", l);
+      Reader s = element(*stages, i, "stages", l, kStageFields);
       StageRequest st;
-      if (auto v = s.choice("stage", {"debug", "formal", "revision"})) st.stage = Stage(*v);
-      if (auto v = s.integer("runs", 0, 100000)) st.runs = *v;
+      if (auto v = s.spelled("stage", kStageSpellings)) st.stage = *v;
+      st.runs = read_runs(s, st.stage);
       // The seeds' debug stage runs on about a tenth of the data (seed 003).
       if (st.stage == Stage::debug) st.data_fraction = 0.1;
       if (auto v = s.number("data_fraction", 0, 1)) st.data_fraction = *v;
       q.stages.push_back(st);
     }
   }
-  if (auto b = root.object("budget")) {
+  if (auto b = root.object("budget", kBudgetFields)) {
     Budget budget;
     if (auto v = b->number("amount", 0, 1e12)) budget.amount = *v;
-    if (auto v = b->choice("currency", {"CNY", "USD"})) budget.currency = *v == 0 ? "CNY" : "USD";
+    if (auto v = read_currency(*b)) budget.currency = *v;
     q.budget = budget;
   }
-  if (auto p = root.object("prefs")) {
-    if (auto v = p->choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak"})) {
-      static const char* names[] = {"on-demand", "spot", "monthly", "yearly", "off-peak"};
-      q.prefs.billing = names[*v];
-    }
-    if (const auto* list = p->array("platforms")) {
+  if (auto p = root.object("prefs", kPrefsFields)) {
+    if (auto v = p->spelled("billing", kBillingSpellings)) q.prefs.billing = name_of(*v);
+    if (const auto* list = p->array("platforms", kMaxPlatforms)) {
       for (size_t i = 0; i < list->size(); ++i) {
         std::string path = p->child_path("platforms") + "[" + std::to_string(i) + "]";
         const auto& id = (*list)[i];
@@ -357,19 +478,19 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     if (auto v = p->number("upload_mbps", 0.01, 1e6)) q.prefs.upload_mbps = *v;
     if (auto v = p->integer("group_size", 1, 1000)) q.prefs.group_size = *v;
   }
-  if (auto b = root.object("buy")) {
+  if (auto b = root.object("buy", kBuyFields)) {
     BuyOption buy;
     if (auto v = b->number("price", 0, 1e9)) buy.price = *v;
-    if (auto v = b->choice("currency", {"CNY", "USD"})) buy.currency = *v == 0 ? "CNY" : "USD";
+    if (auto v = read_currency(*b)) buy.currency = *v;
     if (auto v = b->number("watts", 0, 1e5)) buy.watts = *v;
     if (auto v = b->number("electricity_per_kwh", 0, 100)) buy.electricity_per_kwh = *v;
     if (auto v = b->number("resale_fraction", 0, 1)) buy.resale_fraction = *v;
     if (auto v = b->number("years", 0.1, 50)) buy.years = *v;
     q.buy = buy;
   }
-  if (const auto* prices = root.array("prices")) {
+  if (const auto* prices = root.array("prices", kMaxPrices)) {
     for (size_t i = 0; i < prices->size(); ++i) {
-      Reader pr = element(*prices, i, "prices", l);
+      Reader pr = element(*prices, i, "prices", l, kPriceFields);
       UserPrice up;
       up.platform = pr.string("platform").value_or("");
       if (!catalog.find_platform(up.platform)) {
@@ -382,8 +503,8 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
         fail(l, "unknown_gpu", path, message(l, "unknown_gpu", {path, describe(pr.json().value("gpu", nlohmann::json()))}));
       }
       if (auto v = pr.number("per_gpu_hour", 0, 1e6)) up.per_gpu_hour = *v;
-      if (auto v = pr.choice("currency", {"CNY", "USD"})) up.currency = *v == 0 ? "CNY" : "USD";
-      if (auto v = pr.choice("billing", {"on-demand", "spot", "monthly", "yearly", "off-peak"})) up.billing = Billing(*v);
+      if (auto v = read_currency(pr)) up.currency = *v;
+      if (auto v = pr.spelled("billing", kBillingSpellings)) up.billing = *v;
       q.prices.push_back(up);
     }
   }
@@ -391,20 +512,24 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
 
 }  // namespace
 
+Locale request_locale(std::string_view json_text) { return sniff_locale(json_text); }
+
 Result<Request> parse_request(std::string_view json_text, const Catalog& catalog) {
-  Locale locale = Locale::zh_CN;
+  // From the raw text first: the size, depth and syntax errors come before
+  // any parsed locale could (issue #20).
+  Locale locale = sniff_locale(json_text);
   try {
-    nlohmann::json root = parse_json_text(json_text, locale, kMaxRequestBytes, kMaxDepth);
+    nlohmann::json root = parse_json_text(json_text, locale, kMaxRequestBytes, kMaxRequestDepth);
     if (!root.is_object())
       fail(locale, "wrong_type", "", message(locale, "wrong_type", {"request", message(locale, "type.object"), describe(root)}));
     locale = read_locale(root);
-    Reader r(root, "", locale);
+    Reader r(root, "", locale, kRequestFields);
     Request q;
     q.locale = locale;
     if (auto v = r.string("locale"); v && *v != "zh-CN" && v->rfind("en", 0) != 0 && v->rfind("zh", 0) != 0)
       fail(locale, "unknown_value", "locale", message(locale, "unknown_value", {"locale", "zh-CN, en", describe(root["locale"])}));
 
-    auto workload = r.object("workload");
+    auto workload = r.object("workload", kWorkloadFields);
     // Scientific computing is described by its own baseline, not by a network.
     bool science = false;
     if (workload) {
@@ -413,30 +538,31 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
       // comparison of every JSON type (0.9 KB of the page's wasm).
       science = mode != workload->json().end() && mode->is_string() && mode->get_ref<const std::string&>() == "science";
     }
-    auto model = r.object("model");
+    auto model = r.object("model", kModelFields);
     if (!model && !science)
       fail(locale, "missing_field", "model", message(locale, "missing_field", {"model", message(locale, "why.model_needs_dims")}));
-    if (model) q.model = read_model(*model, catalog);
+    if (model) q.model = read_model(*model, catalog, q.warnings);
     q.workload = read_workload(workload ? &*workload : nullptr, q.model);
     if (science) {
-      auto s = r.object("science");
+      auto s = r.object("science", kScienceFields);
       if (!s)
         fail(locale, "missing_field", "science", message(locale, "missing_field", {"science", message(locale, "why.science_baseline")}));
       q.science = read_science(*s, catalog);
     }
 
-    if (auto h = r.object("hardware")) {
-      Hardware hw;
-      hw.gpu = h->string("gpu").value_or("");
-      if (!catalog.find_gpu(hw.gpu)) {
-        std::string p = h->child_path("gpu");
-        fail(locale, "unknown_gpu", p, message(locale, "unknown_gpu", {p, describe(h->json().value("gpu", nlohmann::json()))}));
-      }
-      if (auto v = h->integer("count", 1, kMaxCount)) hw.count = *v;
-      q.hardware = hw;
+    if (auto h = r.object("hardware", kHardwareFields)) q.hardware = read_hardware(*h, workload ? &*workload : nullptr, q, catalog);
+    settle_sharding(q.workload);
+    if (auto d = r.object("data", kDataFields)) {
+      q.data = read_data(*d);
+      // The mean length of a sample cannot exceed the longest.
+      if (q.data->mean_seq_len > q.workload.seq_len && q.workload.mode != Mode::science)
+        fail_inconsistent(locale, "data.mean_seq_len",
+                          message(locale, "why.mean_seq_len", {std::to_string(q.data->mean_seq_len),
+                                                               std::to_string(q.workload.seq_len)}));
+      q.workload.mean_seq_len = q.data->mean_seq_len;
+      q.workload.packing = q.data->packing;
     }
-    if (auto d = r.object("data")) q.data = read_data(*d);
-    if (auto b = r.object("baseline")) read_baseline(*b, q, catalog);
+    if (auto b = r.object("baseline", kBaselineFields)) read_baseline(*b, q, catalog);
     read_planning(r, q, catalog);
     return q;
   } catch (const InputError& e) {

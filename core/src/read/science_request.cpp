@@ -3,20 +3,25 @@
 #include "messages.h"
 
 namespace gpuplan {
+namespace {
+
+constexpr std::string_view kBaselineFields[] = {"gpu", "count", "unit", "rate"};
+
+}  // namespace
 
 ScienceWorkload read_science(const Reader& r, const Catalog& catalog) {
   Locale l = r.locale();
   ScienceWorkload w;
-  if (auto v = r.choice("kind", {"md", "cfd", "fem", "other"})) w.kind = ScienceKind(*v);
+  if (auto v = r.spelled("kind", kScienceKindSpellings)) w.kind = *v;
   // Defaults follow the kind: MD engines run mixed single precision and are
   // compute-bound; CFD and FEM solvers are fp64 and bandwidth-bound.
   if (w.kind == ScienceKind::cfd || w.kind == ScienceKind::fem) {
     w.precision = SciencePrecision::fp64;
     w.bound = ScienceBound::bandwidth;
   }
-  if (auto v = r.choice("precision", {"fp64", "fp32", "mixed"})) w.precision = SciencePrecision(*v);
-  if (auto v = r.choice("bound", {"compute", "bandwidth"})) w.bound = ScienceBound(*v);
-  auto baseline = r.object("baseline");
+  if (auto v = r.spelled("precision", kSciencePrecisionSpellings)) w.precision = *v;
+  if (auto v = r.spelled("bound", kScienceBoundSpellings)) w.bound = *v;
+  auto baseline = r.object("baseline", kBaselineFields);
   if (!baseline) {
     std::string p = r.child_path("baseline");
     fail(l, "missing_field", p, message(l, "missing_field", {p, message(l, "why.science_baseline")}));
@@ -27,7 +32,7 @@ ScienceWorkload read_science(const Reader& r, const Catalog& catalog) {
     fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {p, describe(baseline->json().value("gpu", nlohmann::json()))}));
   }
   if (auto v = baseline->integer("count", 1, 4096)) w.baseline.count = *v;
-  if (auto v = baseline->choice("unit", {"ns/day", "steps/s", "hours"})) w.baseline.unit = RateUnit(*v);
+  if (auto v = baseline->spelled("unit", kRateUnitSpellings)) w.baseline.unit = *v;
   auto rate = baseline->number("rate", 1e-9, 1e12);
   if (!rate) {
     std::string p = baseline->child_path("rate");

@@ -7,6 +7,9 @@
 
 namespace gpuplan {
 
+// The names the request's `science` object may hold (json_reader.h, strict views).
+inline constexpr std::string_view kScienceFields[] = {"kind", "precision", "bound", "baseline", "job", "memory_gb"};
+
 ScienceWorkload read_science(const Reader& r, const Catalog& catalog);
 
 }  // namespace gpuplan

@@ -2,10 +2,16 @@
 // catalog's presets, docs/vlm.md), read into the ModelSpec.
 #pragma once
 
+#include <string_view>
+
 #include "gpuplan/model.h"
 #include "json_reader.h"
 
 namespace gpuplan {
+
+// The names model.vision may hold (docs/vlm.md; strict input, docs/api.md).
+inline constexpr std::string_view kVisionFields[] = {
+    "layers", "hidden", "heads", "ffn", "gated_mlp", "patch", "merge", "temporal_patch", "params"};
 
 // Reads the tower's dimensions; params and projector_params are counted from
 // them (vision_tower_params) unless "params" is given.

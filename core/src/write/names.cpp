@@ -1,89 +1,27 @@
 #include "names.h"
 
 namespace gpuplan {
+namespace {
 
-const char* name_of(Mode v) {
-  switch (v) {
-    case Mode::train: return "train";
-    case Mode::infer: return "infer";
-    case Mode::science: return "science";
-  }
-  return "";
+// The tables' names are string literals, so their data() is NUL-terminated.
+template <class E, std::size_t N>
+const char* written(const Spelling<E> (&table)[N], E v) {
+  const std::string_view name = spelling_of(table, v);
+  return name.empty() ? "" : name.data();
 }
 
-const char* name_of(Method v) {
-  switch (v) {
-    case Method::full: return "full";
-    case Method::lora: return "lora";
-    case Method::qlora: return "qlora";
-  }
-  return "";
-}
+}  // namespace
 
-const char* name_of(Precision v) {
-  switch (v) {
-    case Precision::fp32: return "fp32";
-    case Precision::fp16_mixed: return "fp16-mixed";
-    case Precision::bf16_mixed: return "bf16-mixed";
-    case Precision::bf16_true: return "bf16-true";
-    case Precision::fp16: return "fp16";
-    case Precision::bf16: return "bf16";
-    case Precision::int8: return "int8";
-    case Precision::nf4: return "nf4";
-    case Precision::int4: return "int4";
-  }
-  return "";
-}
-
-const char* name_of(Optimizer v) {
-  switch (v) {
-    case Optimizer::adamw: return "adamw";
-    case Optimizer::adamw_8bit: return "adamw-8bit";
-    case Optimizer::sgd: return "sgd";
-    case Optimizer::sgd_momentum: return "sgd-momentum";
-    case Optimizer::adafactor: return "adafactor";
-  }
-  return "";
-}
-
-const char* name_of(Sharding v) {
-  switch (v) {
-    case Sharding::none: return "none";
-    case Sharding::ddp: return "ddp";
-    case Sharding::zero1: return "zero1";
-    case Sharding::zero2: return "zero2";
-    case Sharding::zero3: return "zero3";
-  }
-  return "";
-}
-
-const char* name_of(LoraTargets v) {
-  switch (v) {
-    case LoraTargets::qv: return "qv";
-    case LoraTargets::attention: return "attention";
-    case LoraTargets::all_linear: return "all-linear";
-  }
-  return "";
-}
-
-const char* name_of(Billing v) {
-  switch (v) {
-    case Billing::on_demand: return "on-demand";
-    case Billing::spot: return "spot";
-    case Billing::monthly: return "monthly";
-    case Billing::yearly: return "yearly";
-    case Billing::off_peak: return "off-peak";
-  }
-  return "";
-}
-
-const char* name_of(Stage v) {
-  switch (v) {
-    case Stage::debug: return "debug";
-    case Stage::formal: return "formal";
-    case Stage::revision: return "revision";
-  }
-  return "";
-}
+const char* name_of(Mode v) { return written(kModeSpellings, v); }
+const char* name_of(Method v) { return written(kMethodSpellings, v); }
+const char* name_of(Precision v) { return written(kPrecisionSpellings, v); }
+const char* name_of(Optimizer v) { return written(kOptimizerSpellings, v); }
+const char* name_of(Sharding v) { return written(kShardingSpellings, v); }
+const char* name_of(LoraTargets v) { return written(kLoraTargetsSpellings, v); }
+const char* name_of(Loss v) { return written(kLossSpellings, v); }
+const char* name_of(Billing v) { return written(kBillingSpellings, v); }
+const char* name_of(Stage v) { return written(kStageSpellings, v); }
+const char* name_of(ModelKind v) { return written(kModelKindSpellings, v); }
+const char* name_of(PlatformKind v) { return written(kPlatformKindSpellings, v); }
 
 }  // namespace gpuplan

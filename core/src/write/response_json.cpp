@@ -22,6 +22,8 @@ namespace {
 void write_memory(JsonWriter& w, const Response& r) {
   const MemoryEstimate& m = r.memory;
   w.begin_object();
+  // The measured-peak correction (request baseline.memory_bytes), when one was given.
+  if (m.scale != 1) w.member("baseline_scale", w.finite(m.scale, "memory.baseline_scale"));
   w.key("components").begin_array();
   for (const auto& c : m.components) {
     w.begin_object();
@@ -44,6 +46,8 @@ void write_throughput(JsonWriter& w, const Throughput& t) {
   w.begin_object();
   w.member("achieved_tflops", w.finite(t.achieved_tflops, "achieved_tflops"));
   w.member("bandwidth_bound", t.bandwidth_bound);
+  // The measured-speed correction (request baseline), when one was given.
+  if (t.baseline_scale != 1) w.member("baseline_scale", w.finite(t.baseline_scale, "baseline_scale"));
   // Time model extras (docs/time-model.md): the unit the precision runs on and
   // the per-GPU rates seed 004's cost-effectiveness coefficient divides by price.
   w.member("compute_unit", compute_unit_name(t.unit));

@@ -70,6 +70,8 @@ export const en: Record<keyof typeof zhCN, string> = {
   'billing.monthly': 'Monthly',
   'billing.yearly': 'Yearly',
   'billing.off-peak': 'Off-peak',
+  'billing.weekly': 'Weekly',
+  'billing.daily': 'Daily',
   'currency.CNY': 'Yuan ¥',
   'currency.USD': 'US dollar $',
   'model.source': 'Model',

@@ -68,6 +68,8 @@ export const zhCN = {
   'billing.monthly': '包月',
   'billing.yearly': '包年',
   'billing.off-peak': '闲时',
+  'billing.weekly': '包周',
+  'billing.daily': '包天',
   'currency.CNY': '人民币 ¥',
   'currency.USD': '美元 $',
   'model.source': '模型来源',

@@ -1,0 +1,185 @@
+// What workload.stack, data.mean_seq_len / packing and the measured per-card
+// rates do to the time model (docs/time-model.md "Software stack", "Padding",
+// "Real cards", "Range").
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/memory.h"
+#include "gpuplan/model_arithmetic.h"
+#include "gpuplan/throughput.h"
+#include "sustained_rates.h"
+#include "test_support.h"
+
+namespace gpuplan {
+namespace {
+
+const ModelSpec& preset(const std::string& id) { return *embedded_catalog().find_model(id); }
+const Gpu& gpu(const std::string& id) { return *embedded_catalog().find_gpu(id); }
+
+Workload decode(Stack stack) {
+  Workload w;
+  w.mode = Mode::infer;
+  w.precision = Precision::bf16;
+  w.seq_len = 410;  // 205 prompt + 205 generated
+  w.stack = stack;
+  return w;
+}
+
+// Eager generate() at batch 1 waits for Python: 32 layers x 40 kernels x
+// 27 µs = 34.6 ms a token (the PyTorch "GPT, Fast" blog measured 25.5
+// tokens/s eager on an A100 for Llama-2-7B, 107 compiled with CUDA graphs).
+TEST(SoftwareStack, EagerBatchOneDecodeIsHostBound) {
+  const ModelSpec& m = preset("llama-2-7b");
+  const Gpu& a100 = gpu("a100-sxm4-80g");
+  const Throughput eager = estimate_throughput(m, decode(Stack::eager), a100, 1);
+  const Throughput graphs = estimate_throughput(m, decode(Stack::optimized), a100, 1);
+  const double host_floor = 1 / (32 * 40 * 27e-6);
+  EXPECT_NEAR(eager.tokens_per_s / host_floor, 1.0, 0.05);
+  EXPECT_GT(graphs.tokens_per_s, 3 * eager.tokens_per_s);
+  EXPECT_GT(eager.step.host_seconds, 0);
+  EXPECT_EQ(graphs.step.host_seconds, 0);
+  // vLLM and llama.cpp replay decode graphs as well.
+  EXPECT_DOUBLE_EQ(estimate_throughput(m, decode(Stack::vllm), a100, 1).tokens_per_s, graphs.tokens_per_s);
+}
+
+// At a large batch the GPU, not the host, sets the decode pace in every stack.
+TEST(SoftwareStack, LargeBatchDecodeIsNotHostBound) {
+  const ModelSpec& m = preset("llama-2-7b");
+  Workload eager = decode(Stack::eager), graphs = decode(Stack::optimized);
+  eager.micro_batch = graphs.micro_batch = 256;
+  const double e = estimate_throughput(m, eager, gpu("a100-sxm4-80g"), 1).tokens_per_s;
+  const double g = estimate_throughput(m, graphs, gpu("a100-sxm4-80g"), 1).tokens_per_s;
+  EXPECT_LT(g / e, 1.5);
+}
+
+// Fused kernels cut the passes over activations and the kernels the host
+// dispatches: an optimized stack trains faster, most where the host binds.
+TEST(SoftwareStack, OptimizedTrainingIsFasterThanEager) {
+  for (const char* id : {"gpt2", "llama-3.2-3b"}) {
+    Workload w;
+    w.seq_len = 1024;
+    const double eager = estimate_throughput(preset(id), w, gpu("a100-sxm4-80g"), 1).samples_per_s;
+    w.stack = Stack::optimized;
+    const double fused = estimate_throughput(preset(id), w, gpu("a100-sxm4-80g"), 1).samples_per_s;
+    EXPECT_GT(fused, eager) << id;
+    // torch.compile alone is the same class of effect.
+    w.stack = Stack::eager;
+    w.torch_compile = true;
+    EXPECT_DOUBLE_EQ(estimate_throughput(preset(id), w, gpu("a100-sxm4-80g"), 1).samples_per_s, fused) << id;
+  }
+}
+
+// llama.cpp runs GGUF: int4 is Q4_K (4.5 bits), int8 Q8_0 (8.5 bits), in
+// memory and in the bytes decode streams alike.
+TEST(SoftwareStack, LlamaCppWeightsAreGgufBlocks) {
+  const ModelSpec& m = preset("llama-2-7b");
+  const ModelShapes s = model_shapes(m);
+  Workload w = decode(Stack::llama_cpp);
+  w.precision = Precision::int4;
+  const double expected = s.linear_params * 144.0 / 256 + (s.embedding_params + s.other_params) * 2;
+  EXPECT_DOUBLE_EQ(inference_weight_bytes(m, s, Precision::int4, Stack::llama_cpp), expected);
+  EXPECT_DOUBLE_EQ(estimate_throughput(m, w, gpu("rtx-4090"), 1).weight_bytes, expected);
+  double held = 0;
+  for (const auto& c : estimate_memory(m, w).components)
+    if (c.id == "weights") held = c.bytes;
+  EXPECT_DOUBLE_EQ(held, expected);
+  EXPECT_DOUBLE_EQ(bytes_per_weight(WeightFormat::gguf_q8_0), 34.0 / 32);
+}
+
+Workload padded(int mean, bool packing) {
+  Workload w;
+  w.method = Method::lora;
+  w.micro_batch = 8;
+  w.seq_len = 2048;
+  w.mean_seq_len = mean;
+  w.packing = packing;
+  return w;
+}
+
+// Per-batch padding: a step computes at the expected longest of its samples;
+// tokens/s counts real tokens. Lengths uniform on [0, 512] (mean 256): the
+// longest of 8 is 512 x 8/9 = 455 tokens.
+TEST(Padding, StepsComputeAtTheLongestSampleAndCountRealTokens) {
+  const ModelSpec& m = preset("llama-3.1-8b");
+  const Gpu& g = gpu("a100-sxm4-80g");
+  const Throughput t = estimate_throughput(m, padded(256, false), g, 1);
+  EXPECT_NEAR(t.tokens_per_s, t.samples_per_s * 256, 1e-6 * t.tokens_per_s);
+  Workload at_455 = padded(0, false);
+  at_455.seq_len = 455;
+  EXPECT_DOUBLE_EQ(t.samples_per_s, estimate_throughput(m, at_455, g, 1).samples_per_s);
+  // Batch 1 pads nothing: it computes at the mean.
+  Workload one = padded(256, false);
+  one.micro_batch = 1;
+  Workload at_mean = padded(0, false);
+  at_mean.micro_batch = 1;
+  at_mean.seq_len = 256;
+  EXPECT_DOUBLE_EQ(estimate_throughput(m, one, g, 1).samples_per_s, estimate_throughput(m, at_mean, g, 1).samples_per_s);
+}
+
+// Packed rows are full: every token is real, at seq_len per row.
+TEST(Padding, PackedRowsAreFull) {
+  const ModelSpec& m = preset("llama-3.1-8b");
+  const Gpu& g = gpu("a100-sxm4-80g");
+  const Throughput packed = estimate_throughput(m, padded(256, true), g, 1);
+  const Throughput full = estimate_throughput(m, padded(0, false), g, 1);
+  EXPECT_DOUBLE_EQ(packed.samples_per_s, full.samples_per_s);
+  EXPECT_DOUBLE_EQ(packed.tokens_per_s, full.tokens_per_s);
+  // 1000 samples of 256 tokens pack into 125 rows of 2048.
+  DataSize d;
+  d.samples = 1000;
+  EXPECT_NEAR(job_hours(m, padded(256, true), d, packed) * 3600, 125 / packed.samples_per_s, 1e-9);
+}
+
+// The measured matmul rate of a card over the median card's (sustained_rates.cpp).
+TEST(RealCards, PowerLimitedCardsSustainLessOfTheirDatasheet) {
+  EXPECT_LT(sustained_rate_factor("l40s", ComputeUnit::bf16_tensor), 0.9);
+  EXPECT_LT(sustained_rate_factor("t4", ComputeUnit::fp16_tensor), 0.8);
+  EXPECT_GT(sustained_rate_factor("rtx-4090", ComputeUnit::bf16_tensor), 1.1);
+  // GeForce FP32: two thirds of the dual-issue figure.
+  EXPECT_LT(sustained_rate_factor("rtx-4090", ComputeUnit::fp32_cuda), sustained_rate_factor("a100-sxm4-80g", ComputeUnit::fp32_cuda));
+  EXPECT_EQ(sustained_rate_factor("a10g", ComputeUnit::bf16_tensor), 1);  // not measured: typical
+  EXPECT_EQ(sustained_rate_factor("l40s", ComputeUnit::tf32_tensor), 1);
+  // The factor reaches the estimate: same work, the L40S's share of its 362 TFLOPS is smaller.
+  Workload w;
+  w.seq_len = 2048;
+  w.micro_batch = 8;
+  const Throughput l40s = estimate_throughput(preset("llama-3.2-3b"), w, gpu("l40s"), 1);
+  const Throughput a100 = estimate_throughput(preset("llama-3.2-3b"), w, gpu("a100-sxm4-80g"), 1);
+  EXPECT_LT(l40s.utilization, a100.utilization);
+}
+
+// The interval is a real interval around the estimate for every class.
+TEST(Range, EveryStackHasAnIntervalAroundTheEstimate) {
+  for (Stack s : {Stack::eager, Stack::optimized, Stack::vllm, Stack::llama_cpp}) {
+    Workload w = decode(s);
+    const Throughput t = estimate_throughput(preset("llama-2-7b"), w, gpu("rtx-4090"), 1);
+    EXPECT_LT(t.low_factor, 1);
+    EXPECT_GT(t.high_factor, 1);
+  }
+}
+
+TEST(StackRequest, ParsedAndCheckedThroughTheEntryPoint) {
+  nlohmann::json q = {{"model", {{"preset", "llama-2-7b"}}},
+                      {"workload", {{"mode", "infer"}, {"stack", "llama.cpp"}, {"precision", "int4"}}},
+                      {"hardware", {{"gpu", "rtx-4090"}}}};
+  nlohmann::json r = test::run(q);
+  ASSERT_TRUE(r.contains("gpus")) << r.dump();
+  q["workload"]["stack"] = "tensorrt";
+  r = test::run(q);
+  EXPECT_EQ(r["error"]["code"], "unknown_value") << r.dump();
+  EXPECT_EQ(r["error"]["path"], "workload.stack");
+  q["workload"]["stack"] = "eager";
+  q["workload"]["mode"] = "train";
+  q["workload"]["precision"] = "bf16-mixed";
+  q["workload"]["seq_len"] = 512;
+  q["data"] = {{"samples", 1000}, {"mean_seq_len", 600}};
+  r = test::run(q);
+  EXPECT_EQ(r["error"]["code"], "inconsistent") << r.dump();
+  EXPECT_EQ(r["error"]["path"], "data.mean_seq_len");
+}
+
+}  // namespace
+}  // namespace gpuplan
