@@ -83,6 +83,10 @@ Workload rollout_workload(const Workload& w) {
   g.sharding = Sharding::none;
   g.cpu_offload = false;
   g.grad_accumulation = 1;
+  // A colocated vLLM decodes as a serving engine (paged KV, CUDA graphs:
+  // workload.stack "vllm", docs/time-model.md); the trainer's own generate
+  // keeps the request's stack.
+  if (w.rl.rollout == Rollout::vllm) g.stack = Stack::vllm;
   return g;
 }
 
