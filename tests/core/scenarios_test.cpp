@@ -100,3 +100,37 @@ TEST(Scenarios, ExplanationsClaimWhatTheModelsSay) {
 
 }  // namespace
 }  // namespace gpuplan::test
+
+// Issue #18's cards: what each explanation says about which card suffices.
+namespace gpuplan::test {
+namespace {
+
+bool card_fits(const std::string& id, const std::string& gpu) { return fits_on(id, gpu); }
+
+TEST(Scenarios2026, DpoLoraFitsA48GbCard) {
+  EXPECT_TRUE(card_fits("dpo-lora", "l20"));
+  EXPECT_TRUE(card_fits("dpo-lora", "a100-sxm4-80g"));
+}
+
+TEST(Scenarios2026, GrpoWithColocatedVllmNeedsAn80GbCard) {
+  EXPECT_TRUE(card_fits("grpo-7b", "a100-sxm4-80g"));
+  EXPECT_TRUE(card_fits("grpo-7b", "h100-sxm"));
+  EXPECT_FALSE(card_fits("grpo-7b", "rtx-4090"));
+}
+
+TEST(Scenarios2026, VlmLoraFits48GbNot16Gb) {
+  EXPECT_TRUE(card_fits("vlm-finetune", "l20"));
+  EXPECT_FALSE(card_fits("vlm-finetune", "v100-sxm2-16g"));
+}
+
+TEST(Scenarios2026, FluxBf16LoraOverflowsA4090QloraFitsIt) {
+  EXPECT_FALSE(card_fits("flux-lora", "rtx-4090"));
+  EXPECT_TRUE(card_fits("flux-lora", "l20"));
+  nlohmann::json request = scenario("flux-lora")["request"];
+  request["workload"]["method"] = "qlora";
+  request["hardware"] = {{"gpu", "rtx-4090"}, {"count", 1}};
+  EXPECT_TRUE(run(request)["gpus"][0]["fits"].get<bool>());
+}
+
+}  // namespace
+}  // namespace gpuplan::test

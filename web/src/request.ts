@@ -37,6 +37,12 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
     workload.grad_checkpointing = s.grad_checkpointing;
     workload.cpu_offload = s.cpu_offload;
     if (s.method !== 'full') workload.lora = { rank: s.lora_rank, targets: s.lora_targets };
+    // docs/objectives.md; only what differs from the planner's defaults is sent.
+    if (s.objective !== 'sft') workload.objective = s.objective;
+    if (s.objective === 'grpo' || s.objective === 'ppo') {
+      workload.rl = { group_size: s.rl_group_size, completion_len: s.rl_completion_len, rollout: s.rl_rollout };
+    }
+    if (s.cached_text_embeddings) workload.cached_text_embeddings = true;
   } else {
     workload.kv_cache_bits = s.kv_cache_bits;
   }
@@ -49,7 +55,10 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
         baseline: { gpu: sc.gpu, count: sc.count, rate: sc.rate, unit: sc.unit },
         ...(sc.unit === 'hours' ? {} : { job: sc.job }) } }
     : { locale: lang, model, workload };
+  if (s.images_per_sample !== 1 && s.mode !== 'science') workload.images_per_sample = s.images_per_sample;
   if (s.hardware && s.mode !== 'science') req.hardware = { gpu: s.hardware, count: s.gpus };
+  // A paper's run (docs/api.md, baseline.wall_hours): the core prices every option from it.
+  if (s.paper.on && s.mode === 'train') req.baseline = { gpu: s.paper.gpu, count: s.paper.count, wall_hours: s.paper.hours };
   if (s.samples > 0 && s.mode !== 'science') req.data = { samples: s.samples, epochs: s.mode === 'train' ? s.epochs : 1 };
   const stages = s.stages
     .filter((st) => st.on && stageRuns(st) > 0)

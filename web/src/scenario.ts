@@ -38,6 +38,12 @@ export function scenarioState(current: State, sc: CatalogScenario): State {
     gpus: w.gpus ?? 1,
     sharding: 'none',
     cpu_offload: false,
+    objective: w.objective ?? base.objective,
+    rl_group_size: obj(w.rl).group_size ?? (w.objective === 'ppo' ? 1 : base.rl_group_size),
+    rl_completion_len: obj(w.rl).completion_len ?? base.rl_completion_len,
+    rl_rollout: obj(w.rl).rollout ?? base.rl_rollout,
+    images_per_sample: w.images_per_sample ?? base.images_per_sample,
+    cached_text_embeddings: w.cached_text_embeddings ?? false,
     samples: samples ?? base.samples,
     epochs: data.epochs ?? (data.tokens !== undefined ? 1 : base.epochs),
     science: w.mode === 'science'

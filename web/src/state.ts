@@ -21,9 +21,13 @@ export const INFER_PRECISIONS = PRECISION_INFER;
 export const OPTIMIZERS = OPTIMIZER;
 export const SHARDINGS = SHARDING;
 export { LORA_TARGETS };
-export const KINDS = MODEL_KIND;
+// A vision-language model needs its tower's dimensions, which the custom form does not ask for.
+export const KINDS = MODEL_KIND.filter((k) => k !== 'vlm') as readonly Exclude<(typeof MODEL_KIND)[number], 'vlm'>[];
 export const STAGES = STAGE;
 export const BILLINGS = ['', ...BILLING] as const;
+// docs/objectives.md: what the training step optimises, and where RL rollouts run.
+export const OBJECTIVES = ['sft', 'dpo', 'grpo', 'ppo'] as const;
+export const ROLLOUTS = ['trainer', 'vllm'] as const;
 export const CURRENCIES = ['CNY', 'USD'] as const;
 export const KV_BITS = [16, 8, 4, 32] as const;
 
@@ -77,6 +81,14 @@ export interface State {
   platforms: string[]; // empty: every platform
   currency: (typeof CURRENCIES)[number]; // display currency
   target_gpu: string; // the card the memory section compares against
+  objective: (typeof OBJECTIVES)[number];
+  rl_group_size: number;
+  rl_completion_len: number;
+  rl_rollout: (typeof ROLLOUTS)[number];
+  images_per_sample: number; // vision-language models
+  cached_text_embeddings: boolean; // diffusion pipelines
+  // A paper's reported run (baseline.wall_hours): "8 x A100 for 3 days".
+  paper: { on: boolean; gpu: string; count: number; hours: number };
   sort: string; // GPU table column, '-' prefix for descending
   // views/calibrate.ts: the framework the job runs on (-> workload.stack) and
   // what the user measured on their own card (-> baseline; 0: not given).
@@ -129,6 +141,13 @@ export function defaultState(): State {
     sort: 'cost',
     framework: 'hf',
     calib: { gpu: '', micro_batch: 0, memory_gib: 0, rate: 0 },
+    objective: 'sft',
+    rl_group_size: 8,
+    rl_completion_len: 256,
+    rl_rollout: 'trainer',
+    images_per_sample: 1,
+    cached_text_embeddings: false,
+    paper: { on: false, gpu: 'a100-sxm4-80g', count: 8, hours: 72 },
   };
 }
 
@@ -150,6 +169,9 @@ const NUMBERS: Record<string, Spec> = {
   epochs: { min: 0, max: 1e6 },
   budget: { min: 0, max: 1e12 },
   deadline_days: { min: 0, max: 3650 },
+  rl_group_size: { min: 1, max: 4096, int: true },
+  rl_completion_len: { min: 1, max: 1 << 20, int: true },
+  images_per_sample: { min: 0, max: 4096, int: true },
 };
 const CUSTOM_NUMBERS: Record<string, Spec> = {
   params: { min: 1, max: 1e14 },
@@ -240,6 +262,12 @@ export function sanitize(input: unknown): State {
     ? o.platforms.filter((p): p is string => typeof p === 'string' && ID.test(p)).slice(0, 64)
     : d.platforms;
   s.target_gpu = id(o.target_gpu, d.target_gpu);
+  s.objective = oneOf(o.objective, OBJECTIVES, d.objective);
+  s.rl_rollout = oneOf(o.rl_rollout, ROLLOUTS, d.rl_rollout);
+  s.cached_text_embeddings = bool(o.cached_text_embeddings, d.cached_text_embeddings);
+  const pr = record(o.paper);
+  s.paper = { on: bool(pr.on, d.paper.on), gpu: id(pr.gpu, d.paper.gpu),
+    count: num(pr.count, { min: 1, max: 4096, int: true }, d.paper.count), hours: num(pr.hours, { min: 0.0001, max: 1e6 }, d.paper.hours) };
   s.sort = typeof o.sort === 'string' && /^-?[a-z_]{1,20}$/.test(o.sort) ? o.sort : d.sort;
   s.framework = oneOf(o.framework, FRAMEWORK_IDS, d.framework);
   const cb = record(o.calib);

@@ -15,6 +15,7 @@ enum class CnnFamily {
   deeplabv3,  // torchvision segmentation/deeplabv3.py on a dilated ResNet
   yolov8,     // ultralytics cfg/models/v8/yolov8.yaml (detection)
   sd_unet,    // diffusers UNet2DConditionModel (+ AutoencoderKL for latents)
+  flux,       // diffusers FluxTransformer2DModel, an MMDiT (+ AutoencoderKL with 16 latent channels)
 };
 
 struct CnnArchitecture {
@@ -53,6 +54,13 @@ struct CnnArchitecture {
   bool linear_projection = false;         // proj_in/proj_out as Linear (SDXL) instead of 1x1 conv
   std::vector<int> vae_channels;          // AutoencoderKL block_out_channels; the latent is image / 2^(levels-1)
   int vae_layers_per_block = 2;
+  bool vae_quant_conv = true;             // quant_conv / post_quant_conv (SD, SDXL); FLUX's VAE has neither
+
+  // flux (num_heads x head_channels is the width; context_dim / context_tokens: T5's states)
+  int double_blocks = 0;                  // num_layers: joint text-image blocks
+  int single_blocks = 0;                  // num_single_layers: blocks over the concatenated sequence
+  int pooled_dim = 768;                   // CLIP's pooled embedding (pooled_projection_dim)
+  bool guidance_embeds = false;           // FLUX.1-dev's distilled guidance embedding
 
   bool operator==(const CnnArchitecture&) const = default;
 };

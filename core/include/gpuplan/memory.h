@@ -30,6 +30,16 @@ inline constexpr double kDefaultHeadroom = 0.3;
 
 MemoryEstimate estimate_memory(const ModelSpec& model, const Workload& workload);
 
+// Composition (the objective, VLM and pipeline estimators build on the plain
+// estimate): the live-tensor components of an estimate, without the
+// allocator's reserve and the CUDA context; and the estimate made of such
+// components, with that reserve and context added once.
+std::vector<MemoryComponent> allocated_components(const MemoryEstimate& estimate);
+MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated);
+// What a training job keeps between steps, on the busiest GPU: weights (and
+// frozen networks beside them), optimizer states and the gradient memory that
+// outlives a step; no activations. An RL rollout runs on top of it.
+std::vector<MemoryComponent> resident_training_state(const ModelSpec& model, const Workload& workload);
 // The factor that turns the estimate on the user's own card into the peak
 // they measured (request baseline.memory_bytes, what nvidia-smi shows): the
 // measured bytes over the estimated, both without the fixed CUDA context, at

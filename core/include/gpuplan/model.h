@@ -10,11 +10,29 @@
 
 namespace gpuplan {
 
-enum class ModelKind { decoder, encoder, encoder_decoder, cnn };
+enum class ModelKind { decoder, encoder, encoder_decoder, cnn, vlm };
 inline constexpr Spelling<ModelKind> kModelKindSpellings[] = {
     {ModelKind::decoder, "decoder"}, {ModelKind::encoder, "encoder"},
-    {ModelKind::encoder_decoder, "encoder-decoder"}, {ModelKind::cnn, "cnn"}};
-static_assert(spells_each_once(kModelKindSpellings, ModelKind::cnn));
+    {ModelKind::encoder_decoder, "encoder-decoder"}, {ModelKind::cnn, "cnn"}, {ModelKind::vlm, "vlm"}};
+static_assert(spells_each_once(kModelKindSpellings, ModelKind::vlm));
+
+// A vision-language model's vision tower (docs/vlm.md): a ViT over image
+// patches, then a projector that merges merge x merge patches into one token
+// of the decoder's width (Qwen2-VL / Qwen2.5-VL PatchMerger). The decoder's
+// dimensions are the ModelSpec's own; `params` counts tower and decoder.
+struct VisionTower {
+  int layers = 0;          // ViT blocks (vision_config.depth)
+  int hidden = 0;          // ViT width (vision_config.hidden_size)
+  int heads = 0;
+  int ffn = 0;             // ViT MLP width (vision_config.intermediate_size)
+  bool gated_mlp = true;   // Qwen2.5-VL: SwiGLU; Qwen2-VL, CLIP: plain
+  int patch = 14;          // pixels per patch side
+  int merge = 2;           // spatial_merge_size: merge x merge patches -> one token
+  int temporal_patch = 2;  // frames per patch (an image is repeated to fill it)
+  double params = 0;       // tower + projector, counted from the dimensions
+  double projector_params = 0;
+  bool operator==(const VisionTower&) const = default;
+};
 
 struct ModelSpec {
   std::string id;    // preset id, empty for explicit dimensions
@@ -46,6 +64,10 @@ struct ModelSpec {
   // Forward GFLOPs of those frozen networks per training sample at
   // reference_image_size (the VAE encoding each image to latents on the fly).
   double frozen_gflops_per_sample = 0;
+  // The part of frozen_params that are text encoders (diffusion pipelines):
+  // absent from the GPU when the text embeddings are cached.
+  double frozen_text_params = 0;
+  VisionTower vision;  // kind vlm
   std::vector<std::string> sources;
 };
 

@@ -78,6 +78,34 @@ inline constexpr Spelling<Stack> kStackSpellings[] = {
     {Stack::eager, "eager"}, {Stack::optimized, "optimized"}, {Stack::vllm, "vllm"}, {Stack::llama_cpp, "llama.cpp"}};
 static_assert(spells_each_once(kStackSpellings, Stack::llama_cpp));
 
+// What the training step optimises (docs/objectives.md). sft: next-token
+// cross-entropy on one sequence per sample. dpo: a chosen and a rejected
+// sequence per sample against a frozen reference (Rafailov et al. 2023).
+// grpo / ppo: on-policy RL, a rollout phase (generation) then a training phase
+// (Shao et al. 2024, DeepSeekMath; Schulman et al. 2017 with a critic).
+enum class Objective { sft, dpo, grpo, ppo };
+inline constexpr Spelling<Objective> kObjectiveSpellings[] = {
+    {Objective::sft, "sft"}, {Objective::dpo, "dpo"}, {Objective::grpo, "grpo"}, {Objective::ppo, "ppo"}};
+static_assert(spells_each_once(kObjectiveSpellings, Objective::ppo));
+// Where the RL rollouts are generated: by the trainer's own model
+// (transformers generate, TRL's default) or by a vLLM engine colocated on
+// the same GPUs, holding its own weights and KV cache (TRL vllm_mode
+// "colocate", OpenRLHF / verl hybrid engine).
+enum class Rollout { trainer, vllm };
+inline constexpr Spelling<Rollout> kRolloutSpellings[] = {{Rollout::trainer, "trainer"}, {Rollout::vllm, "vllm"}};
+static_assert(spells_each_once(kRolloutSpellings, Rollout::vllm));
+
+struct RlSettings {
+  int group_size = 8;        // completions per prompt (TRL num_generations, default 8)
+  int completion_len = 256;  // generated tokens per completion (TRL max_completion_length, default 256)
+  Rollout rollout = Rollout::trainer;
+  // A frozen reference model for the KL term. Default: DPO and PPO yes, GRPO
+  // no (TRL GRPOConfig beta defaults to 0.0 and then loads no reference).
+  // With LoRA the base with adapters disabled serves as reference: no copy.
+  int reference = -1;        // -1: the objective's default, 0 / 1: as given
+  bool reward_model = false; // a learned reward model (PPO with RLHF); false: verifiable rewards computed on the host
+};
+
 struct Lora {
   int rank = 8;
   LoraTargets targets = LoraTargets::qv;
@@ -112,6 +140,23 @@ struct Workload {
   bool optimizer_in_backward = false;  // step each parameter inside backward: gradients never all resident
   bool activation_offload = false;     // saved activations (checkpoints) copied to host memory
   int grad_accumulation = 1;           // micro-batches per optimizer step: > 1 keeps gradients through forward
+  // Objectives (docs/objectives.md): DPO counts micro_batch in preference
+  // pairs; GRPO / PPO in completions per GPU (TRL per_device_train_batch_size),
+  // with seq_len the prompt length and rl.completion_len generated after it.
+  Objective objective = Objective::sft;
+  RlSettings rl;
+  // Inference only, internal: tokens generated per sequence out of seq_len
+  // (0: half, the contract's default split). The RL rollout sets it.
+  int generated_len = 0;
+  // Diffusion training (docs/memory-model.md): text embeddings computed once
+  // and cached on disk, so the text encoders are not on the GPU while training.
+  bool cached_text_embeddings = false;
+  // Vision-language models (docs/vlm.md): images per sample, each image_size
+  // pixels square, and whether the vision tower and projector are trained
+  // (default frozen: LLaMA-Factory freeze_vision_tower / freeze_multi_modal_projector,
+  // Qwen2.5-VL's own fine-tuning script tune_mm_vision False).
+  int images_per_sample = 1;
+  bool train_vision_tower = false;
   Stack stack = Stack::eager;          // workload.stack
   // Data that does not fill the sequence (request data.mean_seq_len,
   // data.packing; docs/time-model.md "Padding"): the mean sample length in
@@ -140,6 +185,10 @@ struct Baseline {
   double seconds_per_epoch = 0;  // with data.samples
   double samples_per_s = 0;
   double tokens_per_s = 0;
+  // A paper's reported run: the whole job took wall_hours on count x gpu
+  // ("8 x A100 for 3 days"). Every other option's time is that job at the
+  // time model's relative speed (docs/api.md, "A paper's run").
+  double wall_hours = 0;
   double memory_bytes = 0;       // peak memory measured on it (nvidia-smi), per GPU
 };
 

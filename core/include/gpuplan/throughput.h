@@ -53,6 +53,11 @@ struct Throughput {
   double trainable_params = 0;   // train: what the optimizer step reads and writes (model arithmetic's count)
   double weight_bytes = 0;       // generation: weight bytes each decode step streams (the resident weights)
   StepTime step;
+  // Objectives other than SFT (docs/objectives.md): one optimizer step taken
+  // apart into its phases; step_seconds is their sum. Zero for SFT.
+  double rollout_seconds = 0;   // GRPO / PPO: generating the step's completions
+  double scoring_seconds = 0;   // forwards without gradients: reference, old log-probs, values, reward
+  double training_seconds = 0;  // the policy's (and PPO's critic's) update
 };
 
 Throughput estimate_throughput(const ModelSpec& model, const Workload& workload, const Gpu& gpu,

@@ -11,6 +11,7 @@ CnnFootprint expand_cnn(const CnnArchitecture& a, int image_size, const CnnPass&
     case CnnFamily::deeplabv3: expand_deeplabv3(a, image_size, t); break;
     case CnnFamily::yolov8: expand_yolov8(a, image_size, t); break;
     case CnnFamily::sd_unet: expand_sd_unet(a, image_size, t); break;
+    case CnnFamily::flux: expand_flux(a, image_size, t); break;
     case CnnFamily::none: return f;
   }
   f.params = t.params();
@@ -20,7 +21,7 @@ CnnFootprint expand_cnn(const CnnArchitecture& a, int image_size, const CnnPass&
   f.lora_width_qv = t.adapter_width(Adapter::qv);
   f.lora_width_attention = t.adapter_width(Adapter::k_out);
   f.lora_width_all_linear = t.adapter_width(Adapter::mlp);
-  if (a.family == CnnFamily::sd_unet && !a.vae_channels.empty()) {
+  if ((a.family == CnnFamily::sd_unet || a.family == CnnFamily::flux) && !a.vae_channels.empty()) {
     // The VAE runs under no_grad in the half weight dtype (fp32 only when
     // the whole run is fp32), its attention as the UNet's.
     CnnPass frozen;

@@ -57,6 +57,7 @@ void expand_resnet(const CnnArchitecture& a, int image_size, Tally& t);
 void expand_deeplabv3(const CnnArchitecture& a, int image_size, Tally& t);
 void expand_yolov8(const CnnArchitecture& a, int image_size, Tally& t);
 void expand_sd_unet(const CnnArchitecture& a, int image_size, Tally& t);
+void expand_flux(const CnnArchitecture& a, int image_size, Tally& t);
 // AutoencoderKL: the latent side for an image side, and the encoder / decoder
 // passes (params are counted by whichever is run).
 int vae_latent_size(const CnnArchitecture& a, int image_size);

@@ -88,8 +88,8 @@ Tensor Tally::batch_norm(Tensor& x) {
 
 // native_group_norm / native_layer_norm: input, mean, rstd. Both autocast to
 // fp32: the saved input is the fp32 copy and the output is fp32.
-Tensor Tally::norm(Tensor& x) {
-  params_ += 2.0 * x.c;
+Tensor Tally::norm(Tensor& x, bool affine) {
+  if (affine) params_ += 2.0 * x.c;
   Tensor out = like(x, x.c, x.h, x.w, true);
   if (records(x, true)) {
     out.grad = true;

@@ -107,7 +107,7 @@ class Tally {
   // width, so a rank-r adapter has r x width parameters (Hu et al. 2021).
   Tensor linear(Tensor& x, int cout, bool bias = true, Adapter adapter = Adapter::none);
   Tensor batch_norm(Tensor& x);
-  Tensor norm(Tensor& x);              // group_norm / layer_norm (autocast: fp32)
+  Tensor norm(Tensor& x, bool affine = true);  // group_norm / layer_norm (autocast: fp32); affine: weight and bias
   Tensor& relu_(Tensor& x);            // in place
   Tensor silu(Tensor& x);
   Tensor gelu(Tensor& x);

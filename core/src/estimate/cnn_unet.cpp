@@ -250,7 +250,7 @@ void expand_vae_encoder(const CnnArchitecture& a, int image_size, Tally& t) {
   }
   x = u.vae_mid(x);
   Tensor moments = u.conv_out(x, 2 * a.latent_channels);
-  t.conv(moments, 2 * a.latent_channels, 1);
+  if (a.vae_quant_conv) t.conv(moments, 2 * a.latent_channels, 1);
 }
 
 // AutoencoderKL decoder: post_quant_conv, conv_in, mid block, UpDecoderBlock2D
@@ -259,7 +259,7 @@ void expand_vae_encoder(const CnnArchitecture& a, int image_size, Tally& t) {
 void expand_vae_decoder(const CnnArchitecture& a, int latent_size, Tally& t) {
   Unet u{a, t, {}, {}};
   Tensor z = t.make(a.latent_channels, latent_size, latent_size);
-  Tensor zq = t.conv(z, a.latent_channels, 1);
+  Tensor zq = a.vae_quant_conv ? t.conv(z, a.latent_channels, 1) : z;
   const int top = a.vae_channels.back();
   Tensor x = t.conv(zq, top, 3, 1, 1);
   x = u.vae_mid(x);

@@ -10,6 +10,8 @@
 #include "cnn_architecture.h"
 #include "gpuplan/model_arithmetic.h"
 #include "largest_fitting.h"
+#include "objective.h"
+#include "vlm.h"
 
 namespace gpuplan {
 namespace {
@@ -417,8 +419,14 @@ double area_scaled_bytes(const ModelSpec& m, const Workload& w) {
 // Frozen networks beside the model, in the half weight dtype, as diffusers'
 // train_text_to_image(_lora)(_sdxl).py cast text encoders and VAE to
 // weight_dtype (fp32 only when the run is fp32); the same at inference.
+// Text embeddings cached ahead of training (diffusers train_dreambooth_lora_flux.py
+// and _sdxl.py compute the prompt embeddings once and free the text encoders
+// when the instance prompt is fixed; kohya's cache_text_encoder_outputs):
+// the text encoders leave the GPU, the VAE stays for the latents.
 double frozen_bytes(const ModelSpec& m, const Workload& w) {
-  return m.frozen_params * (w.precision == Precision::fp32 ? 4 : 2);
+  double params = m.frozen_params;
+  if (w.mode == Mode::train && w.cached_text_embeddings) params -= m.frozen_text_params;
+  return std::max(0.0, params) * (w.precision == Precision::fp32 ? 4 : 2);
 }
 
 MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
@@ -504,6 +512,29 @@ MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const 
 
 }  // namespace
 
+std::vector<MemoryComponent> allocated_components(const MemoryEstimate& e) {
+  std::vector<MemoryComponent> out;
+  for (const auto& c : e.components)
+    if (c.id != "allocator_reserve" && c.id != "runtime") out.push_back(c);
+  return out;
+}
+
+std::vector<MemoryComponent> resident_training_state(const ModelSpec& m, const Workload& w) {
+  const ModelShapes s = model_shapes(m);
+  const TrainState t = w.method == Method::full ? full_training_state(m, s, w) : adapter_training_state(m, s, w);
+  MemoryEstimate e;
+  add(e, "weights", t.weights);
+  add(e, "gradients", t.persistent_grads);
+  add(e, "optimizer", t.optimizer);
+  return e.components;
+}
+
+MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated) {
+  MemoryEstimate e;
+  for (auto& c : allocated) add(e, c.id.c_str(), c.bytes);
+  return finish(e);
+}
+
 FitLimits fit_limits(const ModelSpec& m, const Workload& w, double capacity_bytes) {
   FitLimits out;
   Workload probe = w;
@@ -538,7 +569,12 @@ MemoryEstimate rescaled(MemoryEstimate e, double scale) {
 
 MemoryEstimate estimate_unscaled(const ModelSpec& m, const Workload& w) {
   MemoryEstimate e;
-  if (m.kind == ModelKind::cnn) {
+  // Hooks (docs/objectives.md, docs/vlm.md): each composes plain estimates.
+  if (m.kind == ModelKind::vlm) {
+    e = vlm_memory(m, w);
+  } else if (w.mode == Mode::train && w.objective != Objective::sft && m.kind != ModelKind::cnn) {
+    e = objective_memory(m, w);
+  } else if (m.kind == ModelKind::cnn) {
     e = cnn_memory(m, w);
   } else {
     const ModelShapes s = model_shapes(m);

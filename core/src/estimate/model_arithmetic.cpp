@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "cnn_architecture.h"
+#include "vlm.h"
 
 namespace gpuplan {
 
@@ -114,6 +115,7 @@ double lora_trainable_params(const ModelSpec& model, const Lora& lora) {
 
 double trainable_params(const ModelSpec& model, const Workload& w) {
   if (w.mode != Mode::train) return 0;
+  if (model.kind == ModelKind::vlm) return vlm_trainable_params(model, w);  // docs/vlm.md
   return w.method == Method::full ? model.params : lora_trainable_params(model, w.lora);
 }
 
@@ -216,6 +218,7 @@ double cnn_forward_flops_per_sample(const ModelSpec& m, const Workload& w) {
 }
 
 double train_flops_per_micro_batch(const ModelSpec& m, const Workload& w) {
+  if (m.kind == ModelKind::vlm) return vlm_train_flops_per_micro_batch(m, w);  // docs/vlm.md
   if (m.kind != ModelKind::cnn) return double(w.micro_batch) * w.seq_len * train_flops_per_token(m, model_shapes(m), w);
   // Forward + backward (input and weight gradients) = 3 x forward; frozen
   // weights (LoRA, QLoRA) skip their weight gradients: 2 x forward;

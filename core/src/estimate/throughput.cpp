@@ -9,6 +9,8 @@
 
 #include "gpuplan/memory.h"
 #include "gpuplan/model_arithmetic.h"
+#include "objective.h"
+#include "vlm.h"
 #include "sustained_rates.h"
 #include "token_counts.h"
 
@@ -469,7 +471,9 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& as_given, const 
     // Scaling Transformer Inference", sec. 2). The contract gives seq_len =
     // prompt + generated; without the split we take half and half.
     const ModelShapes s = model_shapes(m);
-    const double generated_per_seq = generated_tokens_per_sequence(w);
+    // The RL rollout names its completion length (docs/objectives.md).
+    const double generated_per_seq =
+        w.generated_len > 0 ? std::min(double(w.generated_len), double(w.seq_len)) : generated_tokens_per_sequence(w);
     const double prompt = std::max(0.0, w.seq_len - generated_per_seq);
     // Each decode step reads every resident weight once (the memory model's
     // figure for the format) and the cache; a token's matmuls pass through
@@ -564,6 +568,10 @@ double peak_tflops_for(const Gpu& gpu, const Workload& workload, ComputeUnit* un
 
 Throughput estimate_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int gpu_count) {
   const int n = std::max(1, gpu_count);
+  // Hooks (docs/vlm.md, docs/objectives.md): each composes plain estimates.
+  if (m.kind == ModelKind::vlm) return vlm_throughput(m, w, g, n);
+  if (w.mode == Mode::train && w.objective != Objective::sft && m.kind != ModelKind::cnn)
+    return objective_throughput(m, w, g, n);
   Throughput t = w.mode == Mode::infer ? infer_throughput(m, w, g, n) : train_throughput(m, w, g, n);
   t.fp32_peak_tflops = g.tflops.fp32;
   if (!(t.samples_per_s > 0) || !std::isfinite(t.samples_per_s) || !std::isfinite(t.utilization)) {

@@ -25,7 +25,7 @@ bool fits(const MemoryEstimate& m, const Gpu& g) { return m.total_bytes <= g.mem
 // Transformers, and the diffusion UNets among the convolutional presets, have
 // attention (so FlashAttention / SDPA applies) and attention projections that
 // LoRA adapts (diffusers train_text_to_image_lora.py).
-bool has_attention(const ModelSpec& m) { return m.kind != ModelKind::cnn || m.architecture.family == CnnFamily::sd_unet; }
+bool has_attention(const ModelSpec& m) { return m.kind != ModelKind::cnn || m.architecture.family == CnnFamily::sd_unet || m.architecture.family == CnnFamily::flux; }
 
 // Mixed precision needs tensor cores in the 16-bit format: bf16 from Ampere
 // on, fp16 from Volta on (NVIDIA Ampere whitepaper; PyTorch AMP docs).

@@ -17,6 +17,7 @@
 #include "json_reader.h"
 #include "messages.h"
 #include "gpuplan/pricing.h"
+#include "vision_json.h"
 
 namespace gpuplan {
 namespace {
@@ -384,6 +385,7 @@ void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m, CatalogP
       if (id == "vae" && std::fabs(params - f.vae_params) > 0.5)
         invalid(e.child_path("params"), "the architecture's VAE has " + format_number(f.vae_params) + " parameters");
       m.frozen_params += params;
+      if (id.rfind("text_encoder", 0) == 0) m.frozen_text_params += params;
     }
   }
 }
@@ -416,6 +418,17 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   m.experts = r.integer("experts", 1, 1024).value_or(1);
   m.experts_per_token = r.integer("experts_per_token", 1, 1024).value_or(1);
   m.head_dim = r.integer("head_dim", 1, 4096).value_or(0);
+  if (m.kind == ModelKind::vlm) {
+    // The tower's count must be what its dimensions give (docs/vlm.md).
+    auto vision = r.object("vision");
+    if (!vision) invalid(r.child_path("vision"), "a vlm preset needs its vision tower's dimensions");
+    const double given = required_number(*vision, "params", 1e3, 1e13);
+    read_vision_tower(*vision, m);
+    double projector = 0;
+    const double counted = vision_tower_params(m.vision, m.hidden, &projector);
+    if (std::fabs(given - counted) > 0.5)
+      invalid(vision->child_path("params"), "the vision tower's dimensions give " + format_number(counted) + " parameters");
+  }
   m.gflops_per_sample = r.number("gflops_per_sample", 0, 1e9).value_or(0);
   m.sources = sources(r, profile);
   return m;

@@ -71,13 +71,17 @@ constexpr std::string_view kUnetFields[] = {
     "family", "latent_channels", "model_channels", "channel_mult", "num_res_blocks", "transformer_depth",
     "mid_transformer_depth", "num_heads", "head_channels", "context_dim", "context_tokens", "adm_in_channels",
     "linear_projection", "vae"};
-constexpr std::string_view kVaeFields[] = {"block_out_channels", "layers_per_block"};
+constexpr std::string_view kVaeFields[] = {"block_out_channels", "layers_per_block", "quant_conv"};
+constexpr std::string_view kFluxFields[] = {
+    "family", "latent_channels", "num_attention_heads", "attention_head_dim", "num_layers", "num_single_layers",
+    "joint_attention_dim", "max_sequence_length", "pooled_projection_dim", "guidance_embeds", "vae"};
 constexpr std::string_view kAnyFamilyFields[] = {
     "family", "stage_blocks", "width_per_group", "block", "replace_stride_with_dilation", "num_classes",
     "atrous_rates", "aspp_channels", "aux_classifier", "depth_multiple", "width_multiple", "max_channels", "reg_max",
     "latent_channels", "model_channels", "channel_mult", "num_res_blocks", "transformer_depth",
     "mid_transformer_depth", "num_heads", "head_channels", "context_dim", "context_tokens", "adm_in_channels",
-    "linear_projection", "vae"};
+    "linear_projection", "vae", "num_attention_heads", "attention_head_dim", "num_layers", "num_single_layers",
+    "joint_attention_dim", "max_sequence_length", "pooled_projection_dim", "guidance_embeds"};
 
 void read_resnet(const Context& c, const Reader& r, CnnArchitecture& a) {
   a.stage_blocks = int_list(c, r, "stage_blocks", 1, 100, 8, true);
@@ -89,6 +93,15 @@ void read_resnet(const Context& c, const Reader& r, CnnArchitecture& a) {
   if (a.expansion == 1)
     for (int d : a.replace_stride_with_dilation)
       if (d) c.invalid(r.child_path("replace_stride_with_dilation"), "basic blocks do not support dilation (torchvision)");
+}
+
+// The AutoencoderKL that maps images to latents (SD, SDXL, FLUX).
+void read_vae(const Context& c, const Reader& r, CnnArchitecture& a) {
+  auto vae = r.object("vae", kVaeFields);
+  if (!vae) c.invalid(r.child_path("vae"), "the VAE's block_out_channels are required (image size = latent x 2^(levels-1))");
+  a.vae_channels = int_list(c, *vae, "block_out_channels", 1, 4096, 8, true);
+  a.vae_layers_per_block = vae->integer("layers_per_block", 1, 16).value_or(2);
+  a.vae_quant_conv = vae->boolean("quant_conv").value_or(true);
 }
 
 void read_sd_unet(const Context& c, const Reader& r, CnnArchitecture& a) {
@@ -113,10 +126,21 @@ void read_sd_unet(const Context& c, const Reader& r, CnnArchitecture& a) {
   a.context_tokens = r.integer("context_tokens", 1, 4096).value_or(77);
   a.adm_in_channels = r.integer("adm_in_channels", 0, 65536).value_or(0);
   a.linear_projection = r.boolean("linear_projection").value_or(false);
-  auto vae = r.object("vae", kVaeFields);
-  if (!vae) c.invalid(r.child_path("vae"), "the VAE's block_out_channels are required (image size = latent x 2^(levels-1))");
-  a.vae_channels = int_list(c, *vae, "block_out_channels", 1, 4096, 8, true);
-  a.vae_layers_per_block = vae->integer("layers_per_block", 1, 16).value_or(2);
+  read_vae(c, r, a);
+}
+
+// FLUX.1 (diffusers transformer/config.json names in docs/memory-model.md).
+void read_flux(const Context& c, const Reader& r, CnnArchitecture& a) {
+  a.latent_channels = required_int(c, r, "latent_channels", 1, 64);
+  a.num_heads = required_int(c, r, "num_attention_heads", 1, 256);
+  a.head_channels = required_int(c, r, "attention_head_dim", 8, 1024);
+  a.double_blocks = required_int(c, r, "num_layers", 0, 256);
+  a.single_blocks = required_int(c, r, "num_single_layers", 0, 256);
+  a.context_dim = required_int(c, r, "joint_attention_dim", 1, 16384);
+  a.context_tokens = r.integer("max_sequence_length", 1, 4096).value_or(512);
+  a.pooled_dim = r.integer("pooled_projection_dim", 1, 16384).value_or(768);
+  a.guidance_embeds = r.boolean("guidance_embeds").value_or(false);
+  read_vae(c, r, a);
 }
 
 }  // namespace
@@ -131,14 +155,15 @@ FieldNames cnn_architecture_fields(const nlohmann::json& parent) {
   if (family == "deeplabv3") return kDeeplabFields;
   if (family == "yolov8") return kYoloFields;
   if (family == "sd-unet") return kUnetFields;
+  if (family == "flux") return kFluxFields;
   return kAnyFamilyFields;
 }
 
 CnnArchitecture read_cnn_architecture(const Reader& r, ArchitectureSource source) {
   const Context c{source, r.locale()};
   CnnArchitecture a;
-  auto family = r.choice("family", {"resnet", "deeplabv3", "yolov8", "sd-unet"});
-  if (!family) c.invalid(r.child_path("family"), "family is required (resnet, deeplabv3, yolov8, sd-unet)");
+  auto family = r.choice("family", {"resnet", "deeplabv3", "yolov8", "sd-unet", "flux"});
+  if (!family) c.invalid(r.child_path("family"), "family is required (resnet, deeplabv3, yolov8, sd-unet, flux)");
   switch (*family) {
     case 0:
       a.family = CnnFamily::resnet;
@@ -162,9 +187,13 @@ CnnArchitecture read_cnn_architecture(const Reader& r, ArchitectureSource source
       a.num_classes = r.integer("num_classes", 1, 1 << 20).value_or(80);
       a.reg_max = r.integer("reg_max", 1, 256).value_or(16);
       break;
-    default:
+    case 3:
       a.family = CnnFamily::sd_unet;
       read_sd_unet(c, r, a);
+      break;
+    default:
+      a.family = CnnFamily::flux;
+      read_flux(c, r, a);
       break;
   }
   return a;

@@ -15,6 +15,7 @@
 #include "messages.h"
 #include "names.h"
 #include "science_request.h"
+#include "vision_json.h"
 #include "token_counts.h"
 
 namespace gpuplan {
@@ -43,7 +44,7 @@ void fail_inconsistent(Locale l, const std::string& path, const std::string& why
 constexpr std::string_view kModelFields[] = {
     "preset", "kind", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "gated_mlp",
     "tied_embeddings", "experts", "experts_per_token", "head_dim", "reference_image_size", "architecture",
-    "activation_bytes_per_sample", "gflops_per_sample"};
+    "activation_bytes_per_sample", "gflops_per_sample", "vision"};
 
 // model.params against the parameters its dimensions give (the standard
 // accounting of gpuplan/model_arithmetic.h with the MLP's 3 or 2 matrices): a warning past
@@ -90,6 +91,14 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
   if (auto v = r.integer("experts", 1, 1024)) m.experts = *v;
   if (auto v = r.integer("experts_per_token", 1, 1024)) m.experts_per_token = *v;
   if (auto v = r.integer("head_dim", 1, 4096)) m.head_dim = *v;
+  // A vision-language model's tower (docs/vlm.md); a preset's unless given.
+  if (auto v = r.object("vision", kVisionFields)) {
+    if (m.kind != ModelKind::vlm) fail_inconsistent(l, r.child_path("vision"), message(l, "why.vlm_needs_vision"));
+    read_vision_tower(*v, m);
+  }
+  if (m.kind == ModelKind::vlm && m.vision.layers <= 0)
+    fail(l, "missing_field", r.child_path("vision"),
+         message(l, "missing_field", {r.child_path("vision"), message(l, "why.vlm_needs_vision")}));
   const std::optional<int> reference_size = r.integer("reference_image_size", 8, 16384);
   // A network's own published dimensions (kind cnn; fields in
   // docs/memory-model.md): expanded layer by layer like a preset's, with its
@@ -105,6 +114,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
     m.activation_bytes_per_sample = f.saved_bytes;
     if (!r.string("preset")) {
       m.frozen_params = 0;
+      m.frozen_text_params = 0;
       m.frozen_gflops_per_sample = 0;
     }
   }
@@ -162,8 +172,35 @@ constexpr std::string_view kWorkloadFields[] = {
     "mode", "method", "precision", "optimizer", "micro_batch", "seq_len", "image_size", "grad_checkpointing",
     "flash_attention", "tf32", "lora", "kv_cache_bits", "gpus", "sharding", "cpu_offload", "loss", "torch_compile",
     "optimizer_in_backward", "activation_offload", "grad_accumulation",
-    "stack", "objective", "rl"};  // contract v1.1
+    "stack", "objective", "rl", "cached_text_embeddings", "images_per_sample", "train_vision_tower"};  // contract v1.1
 constexpr std::string_view kLoraFields[] = {"rank", "targets"};
+constexpr std::string_view kRlFields[] = {"group_size", "completion_len", "rollout", "reference", "reward_model"};
+
+// workload.objective and workload.rl (docs/objectives.md).
+void read_objective(const Reader& r, const ModelSpec& model, Workload& w) {
+  Locale l = r.locale();
+  if (auto v = r.spelled("objective", kObjectiveSpellings)) w.objective = *v;
+  if (w.objective != Objective::sft && w.mode != Mode::train)
+    fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_train"));
+  if (w.objective != Objective::sft && model.kind == ModelKind::cnn)
+    fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_transformer"));
+  bool group_given = false;
+  if (auto rl = r.object("rl", kRlFields)) {
+    if (w.objective != Objective::grpo && w.objective != Objective::ppo)
+      fail_inconsistent(l, r.child_path("rl"), message(l, "why.rl_needs_rl_objective"));
+    if (auto v = rl->integer("group_size", 1, 4096)) {
+      w.rl.group_size = *v;
+      group_given = true;
+    }
+    if (auto v = rl->integer("completion_len", 1, 1 << 20)) w.rl.completion_len = *v;
+    if (auto v = rl->spelled("rollout", kRolloutSpellings)) w.rl.rollout = *v;
+    if (auto v = rl->boolean("reference")) w.rl.reference = *v ? 1 : 0;
+    if (auto v = rl->boolean("reward_model")) w.rl.reward_model = *v;
+  }
+  // PPO samples one completion per prompt (OpenRLHF n_samples_per_prompt 1,
+  // verl rollout.n 1) unless told otherwise; GRPO's group is TRL's 8.
+  if (w.objective == Objective::ppo && !group_given) w.rl.group_size = 1;
+}
 
 Workload read_workload(const Reader* r, const ModelSpec& model) {
   Workload w;
@@ -216,6 +253,15 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->integer("grad_accumulation", 1, 1 << 20)) w.grad_accumulation = *v;
     // The software stack (docs/time-model.md, "Software stack").
     if (auto v = r->spelled("stack", kStackSpellings)) w.stack = *v;
+    read_objective(*r, model, w);
+    // Diffusion pipelines and vision-language models (docs/api.md).
+    if (auto v = r->boolean("cached_text_embeddings")) w.cached_text_embeddings = *v;
+    if (auto v = r->integer("images_per_sample", 0, 4096)) w.images_per_sample = *v;
+    if (auto v = r->boolean("train_vision_tower")) w.train_vision_tower = *v;
+    // A VLM's images default to 448 px (256 tokens in Qwen2.5-VL), not a CNN's 224.
+    if (model.kind == ModelKind::vlm && !r->has("image_size")) w.image_size = 448;
+  } else if (model.kind == ModelKind::vlm) {
+    w.image_size = 448;
   }
   if (w.seq_len == 0) w.seq_len = 2048;
   // LoRA trains low-rank adapters on linear projections (Hu et al. 2021). A
@@ -278,6 +324,32 @@ DataSize read_data(const Reader& r) {
   return d;
 }
 
+// A paper's run (docs/api.md, "A paper's run"): the whole job took
+// wall_hours on count x gpu. With data given, that is a measured rate like any
+// other; without, the job is what the time model would process in those hours
+// on that hardware, so each option's time is wall_hours x (the paper's
+// estimated rate / the option's): the relative speeds, anchored on the paper.
+void read_paper_run(const Baseline& b, Request& q, const Gpu& g) {
+  Workload measured = q.workload;
+  if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
+  measured.rate_scale = 1;
+  measured.gpus = b.count;
+  if (measured.gpus > 1 && measured.sharding == Sharding::none) measured.sharding = Sharding::ddp;
+  const double seconds = b.wall_hours * 3600;
+  if (q.data && (q.data->samples > 0 || q.data->tokens > 0)) {
+    const double samples = q.data->samples > 0 ? q.data->samples * q.data->epochs
+                                               : q.data->tokens / std::max(1, q.workload.seq_len);
+    q.workload.rate_scale = baseline_scale(q.model, measured, g, b.count, samples / seconds);
+    return;
+  }
+  const Throughput est = estimate_throughput(q.model, measured, g, b.count);
+  DataSize d = q.data.value_or(DataSize{});
+  d.samples = est.samples_per_s * seconds;
+  d.epochs = 1;
+  d.tokens = 0;
+  q.data = d;
+}
+
 // The user's measured speed (docs/api.md, Time fields): checked, turned into
 // samples per second, and into the factor every estimate is multiplied by.
 constexpr std::string_view kBaselineFields[] = {
@@ -297,6 +369,23 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (auto v = r.number("seconds_per_epoch", 1e-3, 1e9)) b.seconds_per_epoch = *v;
   if (auto v = r.number("samples_per_s", 1e-9, 1e12)) b.samples_per_s = *v;
   if (auto v = r.number("tokens_per_s", 1e-9, 1e15)) b.tokens_per_s = *v;
+  if (auto v = r.number("wall_hours", 1e-4, 1e6)) {
+    b.wall_hours = *v;
+    if (b.seconds_per_epoch > 0 || b.samples_per_s > 0 || b.tokens_per_s > 0)
+      fail_inconsistent(l, r.child_path("wall_hours"), message(l, "why.paper_run_rate"));
+  }
+  if (auto v = r.integer("micro_batch", 1, 65536)) b.micro_batch = *v;
+  if (auto v = r.number("memory_bytes", 1e6, 1e14)) b.memory_bytes = *v;
+  if (b.wall_hours > 0) {
+    read_paper_run(b, q, *g);
+    if (b.memory_bytes > 0) {
+      Workload measured = q.workload;
+      if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
+      q.workload.memory_scale = memory_baseline_scale(q.model, measured, b.count, b.memory_bytes);
+    }
+    q.baseline = b;
+    return;
+  }
   double samples_per_s = b.samples_per_s;
   // Measured tokens are counted as the response counts them (real tokens in
   // training, generated tokens at inference).
@@ -312,8 +401,6 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (samples_per_s <= 0 && !r.has("memory_bytes"))
     fail(l, "missing_field", r.child_path("samples_per_s"),
          message(l, "missing_field", {r.child_path("samples_per_s"), message(l, "why.baseline_rate")}));
-  if (auto v = r.integer("micro_batch", 1, 65536)) b.micro_batch = *v;
-  if (auto v = r.number("memory_bytes", 1e6, 1e14)) b.memory_bytes = *v;
   Workload measured = q.workload;
   if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
   if (samples_per_s > 0) q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);

@@ -92,6 +92,16 @@ constexpr Template kTemplates[] = {
      "the convolutional architecture's dimensions are missing or inconsistent ({0}; fields in docs/memory-model.md)"},
     {"why.lora_needs_linear", "{0} 没有 LoRA 可作用的线性层（LoRA 加在注意力和全连接投影上）；卷积网络请用全量训练（method: full），或只训练部分层",
      "{0} has no linear layers for LoRA to adapt (LoRA adds adapters to attention and linear projections); train a convolutional network fully (method: full), or only some of its layers"},
+    // --- objectives, VLM, a paper's run (docs/objectives.md, docs/vlm.md, docs/api.md)
+    {"why.objective_train", "workload.objective（dpo、grpo、ppo）只适用于训练（mode: train）",
+     "workload.objective (dpo, grpo, ppo) applies to training (mode: train) only"},
+    {"why.objective_transformer", "DPO、GRPO、PPO 训练的是语言模型；卷积或扩散网络请用 objective: sft",
+     "DPO, GRPO and PPO train language models; use objective: sft for convolutional or diffusion networks"},
+    {"why.rl_needs_rl_objective", "workload.rl 只在 objective 为 grpo 或 ppo 时使用", "workload.rl is used with objective grpo or ppo only"},
+    {"why.vlm_needs_vision", "kind 为 vlm 的模型需要 model.vision（视觉编码器的 layers、hidden、heads、ffn、patch、merge）",
+     "a model of kind vlm needs model.vision (the vision tower's layers, hidden, heads, ffn, patch, merge)"},
+    {"why.paper_run_rate", "baseline.wall_hours 是整个任务的时长，不能与实测速度（seconds_per_epoch、samples_per_s、tokens_per_s）同时给出",
+     "baseline.wall_hours is the whole job's time; give it instead of a measured speed (seconds_per_epoch, samples_per_s, tokens_per_s), not with one"},
     {"why.architecture_kind", "architecture 只适用于 kind 为 cnn 的模型", "architecture applies to models of kind cnn only"},
     // --- planning (core/src/plan/planner_search.cpp, planner_advice.cpp): category advice, why each choice, warnings, budget changes
     {"plan.category.single-gpu-small",

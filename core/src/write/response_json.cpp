@@ -56,6 +56,14 @@ void write_throughput(JsonWriter& w, const Throughput& t) {
   w.member("high_factor", w.finite(t.high_factor, "high_factor"));
   w.member("low_factor", w.finite(t.low_factor, "low_factor"));
   w.member("peak_tflops", w.finite(t.peak_tflops, "peak_tflops"));
+  // DPO / GRPO / PPO (docs/objectives.md): one optimizer step by phase.
+  if (t.rollout_seconds > 0 || t.scoring_seconds > 0 || t.training_seconds > 0) {
+    w.key("phase_seconds").begin_object();
+    w.member("rollout", w.finite(t.rollout_seconds, "phase.rollout"));
+    w.member("scoring", w.finite(t.scoring_seconds, "phase.scoring"));
+    w.member("training", w.finite(t.training_seconds, "phase.training"));
+    w.end_object();
+  }
   w.member("samples_per_s", w.finite(t.samples_per_s, "samples_per_s"));
   w.member("scaling_efficiency", w.finite(t.scaling_efficiency, "scaling_efficiency"));
   w.key("step_breakdown_seconds").begin_object();

@@ -10,6 +10,8 @@ import {
 } from '../state';
 import type { Ctx } from './context';
 import { button, checkField, numberField, section, selectField, type Option } from './controls';
+import { objectiveFields } from './objective';
+import { paperRunFields } from './paper_run';
 import { scienceFields } from './science';
 import { calibrateView } from './calibrate';
 
@@ -147,6 +149,8 @@ export function workloadView(ctx: Ctx): HTMLElement {
       numberField({ label: t('samples'), help: t('samples.help'), value: state.samples, min: 0, max: 1e13, path: 'data.samples' }, (samples) => ctx.set({ samples })),
       train ? numberField({ label: t('epochs'), value: state.epochs, min: 0, max: 1e6, path: 'data.epochs' }, (epochs) => ctx.set({ epochs })) : null,
     ),
+    objectiveFields(ctx),
+    paperRunFields(ctx),
     h('details', { class: 'advanced' },
       h('summary', null, t('advanced')),
       h('div', { class: 'row3' },
