@@ -20,5 +20,7 @@ export interface Ctx {
   gpu(id: string): CatalogGpu | undefined;
   set(patch: Partial<State>, how?: { inputs?: boolean; now?: boolean }): void;
   setQuotes(quotes: Quote[], message?: string): void;
+  // A proposed change taken into the form, with an undo (issue #16 item 6).
+  apply(patch: Partial<State>, what: string): void;
   notify(message: string, kind?: 'info' | 'error', action?: { label: string; run: () => void }): void;
 }
