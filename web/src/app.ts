@@ -7,7 +7,7 @@ import { gib, hours, money, num } from './format';
 import { detectLang, translator, type Lang, type T } from './i18n';
 import { loadQuotes, saveQuotes, type Notice, type Quote } from './prices';
 import { toRequest, type Request } from './request';
-import { decodeHash, defaultState, encodeHash, type State } from './state';
+import { applyPatch, decodeHash, defaultState, encodeHash, type State, type StatePatch } from './state';
 import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from './types';
 import { budgetOf, budgetView } from './views/budget';
 import type { Ctx } from './views/context';
@@ -83,8 +83,8 @@ export class App implements Ctx {
     }
   }
 
-  set(patch: Partial<State>, how: { inputs?: boolean; now?: boolean } = {}): void {
-    this.state = { ...this.state, ...patch };
+  set(patch: StatePatch, how: { inputs?: boolean; now?: boolean } = {}): void {
+    this.state = applyPatch(this.state, patch);
     history.replaceState(null, '', `${location.pathname}${location.search}${encodeHash(this.state)}`);
     if (how.inputs) this.renderAll();
     else this.renderResults();
