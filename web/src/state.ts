@@ -127,6 +127,23 @@ export function stageRuns(s: StageState): number {
   return s.seeds * s.sweep * s.ablations;
 }
 
+// One stage changed, the others as they are in `s`. Always applied to the
+// state as it is when the edit happens (App.set's updater form), never to a
+// copy a view kept from its last render: the stage fields are not re-rendered
+// on every edit, and a kept copy silently undid the earlier edits (issue #16,
+// defect 1: 3 -> 5 seeds, then 4 ablations, planned 24 runs instead of 40).
+export function withStage(s: State, stage: StageState['stage'], patch: Partial<StageState>): State['stages'] {
+  return s.stages.map((x) => (x.stage === stage ? { ...x, ...patch, stage: x.stage } : x));
+}
+
+// A change to the state: a patch, or a function of the current state that
+// returns one (for edits that depend on other fields' current values).
+export type StatePatch = Partial<State> | ((current: State) => Partial<State>);
+
+export function applyPatch(s: State, patch: StatePatch): State {
+  return { ...s, ...(typeof patch === 'function' ? patch(s) : patch) };
+}
+
 // --- sanitizing untrusted input (URL hash) ---------------------------------
 
 type Spec = { min: number; max: number; int?: boolean };
