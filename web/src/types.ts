@@ -12,11 +12,12 @@ export interface CatalogGpu {
   arch?: string; segment?: string; launch_year?: number; sources?: string[];
 }
 export interface CatalogOffer {
-  gpu: string; billing: string; per_gpu_hour?: Range3 | null; currency: string;
+  gpu: string; billing: string; per_gpu_hour?: Partial<Range3> | null; currency: string;
   as_of?: string; source?: string; confidence?: string; note?: string;
-  // contract v1.1: list / floor / promo. Package offers (daily, weekly,
-  // monthly, yearly) may also give the package's own price (docs/catalog.md).
-  price_kind?: string; per_gpu_period?: Range3 | null;
+  // contract v1.1: list / floor / promo (a floor or promo has no typical).
+  // A package (daily, weekly, monthly, yearly) may be quoted per period
+  // instead of per hour (docs/catalog.md).
+  price_kind?: string; per_period?: Partial<Range3> | null;
 }
 export interface CatalogPlatform {
   id: string; name: string; name_zh?: string; kind: string; region?: string; currency?: string;

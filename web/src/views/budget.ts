@@ -137,7 +137,9 @@ export function budgetView(ctx: Ctx): HTMLElement {
     over ? h('h3', null, t('budget.cheaper')) : null,
     over ? (changes.length
       ? h('ol', { class: 'changes' }, changes.map((c) => {
-          const text = withStageNames(ctx, c.message ?? label(t, 'change', c.code));
+          // The planner's sentence names its amounts in the plan's currency;
+          // shown in another, the change is named by its code instead.
+          const text = c.message && state.currency === b.currency ? withStageNames(ctx, c.message) : label(t, 'change', c.code);
           return h('li', { 'data-change': c.code }, text, ' ',
             h('span', { class: 'saving' }, `(${t(c.saving_is_upper_bound ? 'budget.saves_upto' : 'budget.saves', { saving: cash(ctx, c.saving, b.currency) })})`), ' ',
             applyButton(ctx, changePatch(state, c), text, `change/${c.code}`));
@@ -165,5 +167,5 @@ function rentVsBuy(ctx: Ctx, r: RentVsBuy, currency: string): HTMLElement {
       h('dt', null, t('budget.rentbuy.break_even')), h('dd', null, `${num(lang, r.break_even_gpu_hours)} ${t('unit.gpu_hour')}`),
       h('dt', null, t('budget.rentbuy.utilization')), h('dd', null, percent(lang, r.utilization_to_break_even))),
     h('p', null, h('strong', null, t(r.cheaper === 'buy' ? 'budget.rentbuy.buy_cheaper' : 'budget.rentbuy.rent_cheaper'))),
-    r.source ? h('p', { class: 'source' }, sourceText(ctx, r.source)) : null);
+    r.source ? h('p', { class: 'source' }, `${t('platform.sources')}: ${sourceText(ctx, r.source)}`) : null);
 }

@@ -5,7 +5,7 @@ import { money, num, percent } from '../format';
 import { effectiveScope } from '../request';
 import { label } from '../i18n';
 import { mergeQuotes, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices';
-import type { CatalogOffer, CatalogPlatform, Localized } from '../types';
+import type { CatalogOffer, CatalogPlatform, Localized, Range3 } from '../types';
 import type { Ctx } from './context';
 import { button, section } from './controls';
 import { cash, platformName, priceDate, sourceText } from './words';
@@ -26,18 +26,30 @@ export function inScope(ctx: Ctx, p: CatalogPlatform): boolean {
 // it, beside its hourly equivalent.
 const PACKAGES = new Set(['daily', 'weekly', 'monthly', 'yearly']);
 
+// The figure that stands for a range: the typical price, or for a floor or a
+// promotion (which have none) the lowest.
+export function rep(r: Partial<Range3> | null | undefined): number {
+  return typeof r?.typical === 'number' ? r.typical : typeof r?.low === 'number' ? r.low : NaN;
+}
+
+function rangeOf(ctx: Ctx, r: Partial<Range3>, currency: string): string {
+  const lo = r.low ?? r.typical;
+  const hi = r.high ?? r.typical;
+  return lo !== undefined && hi !== undefined && lo !== hi ? ` (${cash(ctx, lo, currency)}–${cash(ctx, hi, currency)})` : '';
+}
+
 function offerPrice(ctx: Ctx, o: CatalogOffer): HTMLElement {
   const { t, lang } = ctx;
   const r = o.per_gpu_hour;
-  const hourly = r
-    ? `${cash(ctx, r.typical, o.currency)} / ${t('unit.gpu_hour')}${r.low !== r.high ? ` (${cash(ctx, r.low, o.currency)}–${cash(ctx, r.high, o.currency)})` : ''}`
-    : t('platform.ask');
-  const per = o.per_gpu_period;
+  const per = o.per_period;
+  const hourly = r ? `${cash(ctx, rep(r), o.currency)} / ${t('unit.gpu_hour')}${rangeOf(ctx, r, o.currency)}` : '';
   return h('span', null,
-    PACKAGES.has(o.billing) && per ? h('strong', { class: 'package' }, `${cash(ctx, per.typical, o.currency)} / ${label(t, 'period', o.billing)} · `) : null,
-    hourly,
+    PACKAGES.has(o.billing) && per
+      ? h('strong', { class: 'package', 'data-package': o.billing }, `${cash(ctx, rep(per), o.currency)} / ${label(t, 'period', o.billing)}${rangeOf(ctx, per, o.currency)}`) : null,
+    PACKAGES.has(o.billing) && per && r ? ' · ' : null,
+    hourly || (per ? '' : t('platform.ask')),
     o.price_kind && o.price_kind !== 'list' ? h('span', { class: 'badge warn' }, label(t, 'price_kind', o.price_kind)) : null,
-    o.currency !== ctx.state.currency && r ? h('span', { class: 'range' }, t('platform.original', { price: money(lang, r.typical, o.currency) })) : null);
+    o.currency !== ctx.state.currency && (r || per) ? h('span', { class: 'range' }, t('platform.original', { price: money(lang, rep(r ?? per), o.currency) })) : null);
 }
 
 function quoteInput(ctx: Ctx, p: CatalogPlatform, gpu: string, billing: string, currency: string): HTMLElement {
@@ -82,7 +94,7 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
   });
   const offers = p.offers ?? [];
   const priced = offers.filter((o) => o.per_gpu_hour && !PACKAGES.has(o.billing));
-  const typ = priced.map((o) => o.per_gpu_hour!.typical);
+  const typ = priced.map((o) => rep(o.per_gpu_hour)).filter(Number.isFinite);
   const cur = priced[0]?.currency ?? 'CNY';
   const summaryRange = typ.length ? `${cash(ctx, Math.min(...typ), cur)}–${cash(ctx, Math.max(...typ), cur)} / ${t('unit.gpu_hour')}` : t('platform.noprices');
   const currency = p.currency ?? offers[0]?.currency ?? 'CNY';

@@ -47,9 +47,10 @@ export function priceDate(ctx: Ctx, asOf: unknown): HTMLElement {
     stale ? h('strong', { class: 'stale-mark' }, ` ${ctx.t('price.stale')}`) : null);
 }
 
+// Under a heading or after a label "Source": the site, or what it is.
 export function sourceText(ctx: Ctx, source: unknown): string {
   const s = sourceLabel(source);
-  return s.kind === 'site' ? ctx.t('source.site', { site: s.site }) : ctx.t(s.kind === 'seed' ? 'source.seed' : 'source.unverified');
+  return s.kind === 'site' ? s.site : ctx.t(s.kind === 'seed' ? 'source.seed' : 'source.unverified');
 }
 
 // How old the catalog's prices are, for the footer.
