@@ -207,7 +207,21 @@ function quotesPanel(ctx: Ctx): HTMLElement {
       }) : null));
 }
 
+// The platform list depends on none of the workload's inputs: it is kept
+// between renders while what it shows is unchanged, so an input change does
+// not rebuild ~15 cards and their quote forms (issue #16: input to plan
+// within 100 ms; docs/performance.md).
+let kept: { key: string; el: HTMLElement } | null = null;
+
 export function platformsView(ctx: Ctx): HTMLElement {
+  const key = JSON.stringify([ctx.lang, ctx.state.currency, effectiveScope(ctx.state, ctx.lang), ctx.state.platforms, ctx.quotes, ctx.catalog.version]);
+  if (kept && kept.key === key) return kept.el;
+  const el = platformsSection(ctx);
+  kept = { key, el };
+  return el;
+}
+
+function platformsSection(ctx: Ctx): HTMLElement {
   const { t } = ctx;
   return section('platforms', '5', t('section.platforms'),
     h('p', { class: 'lead' }, t('platforms.lead')),
