@@ -238,7 +238,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'gpus.reason.platform': 'cheapest: {platform} ({billing})',
   'gpus.reason.max_batch': 'batch per GPU up to {n}',
   'gpus.reason.max_seq': 'sequence up to {n}',
-  'gpus.reason.coef': 'value coefficient {eff} TFLOPS per {cur}/h at the precision used (seed 004 by FP32 peak: {fp32})',
+  'gpus.reason.coef': 'value coefficient {eff} TFLOPS per {cur}/h at the precision used (the common FP32-peak version: {fp32})',
   'gpus.reason.nodata': 'no sample count, so no time estimate',
   'platforms.lead': 'Each platform\'s price range, billing granularity, whether storage is billed after release, queue risk, and the date and source of each price. Enter the quotes you were given; they override the catalog and stay in this browser.',
   'platform.include': 'Include in the comparison',

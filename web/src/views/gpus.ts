@@ -102,7 +102,9 @@ function reasons(ctx: Ctx, x: Row): string[] {
   } else if (g.count > 1) out.push(t('gpus.reason.count', { n: g.count, mem: gib(lang, g.memory_total_bytes) }));
   else out.push(t('gpus.reason.one', { mem: gib(lang, g.memory_total_bytes), cap: gib(lang, x.memoryBytes) }));
   if (x.fit === 'tight') out.push(t('gpus.reason.tight'));
-  if (x.fit !== 'no' && g.hours > 0 && !Number.isFinite(x.cost)) out.push(t('gpus.reason.noprice'));
+  // "No price" only from a planner that prices rows (contract v1.1 gpus[].cost).
+  const priced = (ctx.response?.gpus ?? []).some((r) => r.cost !== undefined);
+  if (priced && x.fit !== 'no' && g.hours > 0 && !Number.isFinite(x.cost)) out.push(t('gpus.reason.noprice'));
   if (typeof g.platform === 'string' && g.platform) {
     out.push(t('gpus.reason.platform', { platform: platformName(ctx, g.platform), billing: label(t, 'billing', String(g.billing ?? '')) }));
   }
