@@ -74,6 +74,10 @@ for (const L of LANGS) {
   // Item 4: no internal id, file name, source tag, stage id or other-language text.
   test(`${L.locale}: the rendered page shows no internal id, file name, source tag or wrong-language text`, async () => {
     const { page, context } = await open(browser, { locale: L.locale, url: linkTo({ platforms: ['jianmi'] }) });
+    // A scenario whose sources include a seed article and file paths, opened.
+    await page.click('[data-key="scenario/llm-finetune"]');
+    await page.waitForSelector('#scenario-about details');
+    await page.click('#scenario-about details summary');
     await page.click('details.advanced summary');
     for (const el of await page.$$('details.platform')) await el.evaluate((d) => { d.open = true; });
     await page.waitForTimeout(200);
