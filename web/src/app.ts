@@ -3,7 +3,7 @@
 import { download, h, replaceChildren } from './dom';
 import { iframeSnippet, isEmbed, reportHeight } from './embed';
 import { toCsv, toJson, toMarkdown } from './export';
-import { gib, hours, money, num } from './format';
+import { gib, hours, num } from './format';
 import { detectLang, translator, type Lang, type T } from './i18n';
 import { capQuotes, loadQuotes, MAX_QUOTES, parseImport, saveQuotes, setAsideCount, type Notice, type Quote, type Reason } from './prices';
 import { Store } from './storage';
@@ -11,17 +11,19 @@ import {
   LAST_KEY, loadLast, loadProjects, MAX_PROJECTS, mergeProjects, newId, saveLast, saveProjects, serializeFile, uniqueName,
   type Project, type StoredStatus,
 } from './storage_state';
-import { toRequest, type Request } from './request';
+import { effectiveScope, toRequest, type Request } from './request';
 import { applyPatch, decodeHash, defaultState, encodeHash, type State, type StatePatch } from './state';
 import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from './types';
 import { budgetOf, budgetView } from './views/budget';
 import type { Ctx } from './views/context';
-import { button, selectField, textField } from './views/controls';
+import { button, checkField, selectField, textField } from './views/controls';
 import { gpusView } from './views/gpus';
 import { stagesView, workloadView } from './views/inputs';
 import { memoryView } from './views/memory';
 import { platformsView } from './views/platforms';
+import { printView } from './views/print';
 import { scenarioView } from './views/scenario';
+import { cash, catalogAge, gpuName, platformName, withStageNames } from './views/words';
 import { compareEntries, type CompareEntry } from './views/compare';
 import { projectsView, type ProjectsCtx } from './views/projects';
 
@@ -195,6 +197,12 @@ export class App implements Ctx, ProjectsCtx {
     this.remember();
     if (how.inputs) this.renderAll();
     else this.renderResults();
+  }
+
+  apply(patch: Partial<State>, what: string): void {
+    const before = this.state;
+    this.set(patch, { inputs: true });
+    this.notify(this.t('applied', { what }), 'info', { label: this.t('undo'), run: () => this.set(before, { inputs: true }) });
   }
 
   // The last inputs, kept for the next visit. The first save after a share
@@ -380,7 +388,9 @@ export class App implements Ctx, ProjectsCtx {
       h('a', { class: 'skip', href: '#results' }, t('skip')),
       this.header(),
       notes,
-      h('main', { class: 'layout' }, inputs, h('div', { class: 'side', id: 'results', tabindex: -1 }, summary, results)),
+      // The headline first in the document: on a phone it is above the form
+      // (issue #16 item 7); on a wide screen it sits atop the results column.
+      h('main', { class: 'layout' }, summary, inputs, h('div', { class: 'side', id: 'results', tabindex: -1 }, results)),
       live,
       this.footer());
     this.root.removeAttribute('aria-busy');
@@ -421,9 +431,9 @@ export class App implements Ctx, ProjectsCtx {
         this.error.path ? h('code', null, ` (${this.error.path})`) : null));
     }
     const warnings = this.response?.warnings ?? [];
-    if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, w.message))));
+    if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, withStageNames(this, w.message)))));
     out.push(memoryView(this, (run) => window.setTimeout(run, 0)));
-    if (!figureOnly) out.push(gpusView(this), platformsView(this), budgetView(this), projectsView(this));
+    if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
     replaceChildren(this.els.results, out);
     if (!figureOnly) this.renderSummary();
     const name = document.getElementById('project-name');
@@ -455,17 +465,20 @@ export class App implements Ctx, ProjectsCtx {
     let text: string;
     if (this.error) text = `${t('error.title')} ${this.error.message}`;
     else if (!r) text = t('memory.none');
+    else if (b && !b.feasible) text = t('summary.infeasible', { mem: gib(lang, r.memory.per_gpu.total_bytes) });
     else if (b && b.stages.length) {
       const s = b.stages.find((x) => x.stage === 'formal') ?? b.stages[0];
-      const p = this.catalog.platforms.find((x) => x.id === s.platform);
       text = t('summary.plan', {
-        mem: gib(lang, r.memory.per_gpu.total_bytes), gpu: this.gpu(s.gpu)?.name ?? s.gpu, n: num(lang, s.count),
-        platform: p ? (lang === 'zh-CN' ? p.name_zh ?? p.name : p.name) : '—',
-        total: money(lang, b.total, b.currency), time: hours(lang, b.wallHours),
+        mem: gib(lang, r.memory.per_gpu.total_bytes), gpu: gpuName(this, s.gpu), n: num(lang, s.count),
+        platform: platformName(this, s.platform), total: cash(this, b.total, b.currency), time: hours(lang, b.wallHours),
       });
     } else text = t('summary.memory', { mem: gib(lang, r.memory.per_gpu.total_bytes), rec: gib(lang, r.memory.recommended_bytes) });
-    replaceChildren(this.els.summary, h('h2', { class: 'sr-only' }, t('summary.title')), h('p', { id: 'summary-text' }, text));
+    replaceChildren(this.els.summary, h('h2', { class: 'sr-only' }, t('summary.title')), h('p', { id: 'summary-text' }, text),
+      b && b.feasible && b.within === false ? h('p', { class: 'badge bad' }, t('summary.over')) : null,
+      h('p', { class: 'jump' }, h('a', { href: '#budget' }, t('summary.jump'))));
     if (this.els.live.textContent !== text) this.els.live.textContent = text;
+    // Jumping to a section leaves its heading below the sticky summary.
+    document.documentElement.style.setProperty('--summary-h', `${Math.ceil(this.els.summary.getBoundingClientRect().height) + 16}px`);
   }
 
   private header(): HTMLElement {
@@ -486,6 +499,9 @@ export class App implements Ctx, ProjectsCtx {
         textField({ id: 'project-title', label: t('project.title'), value: this.state.title, max: 200, placeholder: t('project.placeholder') }, (title) => this.set({ title })),
         selectField({ id: 'display-currency', label: t('currency.display'), value: this.state.currency, options: [{ value: 'CNY', label: '¥ CNY' }, { value: 'USD', label: '$ USD' }] },
           (v) => this.set({ currency: v === 'USD' ? 'USD' : 'CNY' })),
+        // contract v1.1 prefs.scope: checked = global.
+        checkField({ id: 'scope-global', label: t('scope.global'), help: t('scope.global.help'), value: effectiveScope(this.state, this.lang) === 'global', path: 'prefs.scope' },
+          (on) => this.set({ scope: on ? 'global' : 'cn' }, { inputs: true })),
         langButton),
       h('p', { class: 'project', id: 'project-name', hidden: !this.state.title }, this.state.title),
       actions);
@@ -494,9 +510,11 @@ export class App implements Ctx, ProjectsCtx {
   private footer(): HTMLElement {
     const t = this.t;
     const fx = this.catalog.fx;
+    const age = catalogAge(this);
     return h('footer', { class: 'foot' },
       h('p', null, t('footer.version', { version: VERSION, catalog: this.catalog.version })),
-      fx ? h('p', null, t('footer.fx', { rate: num(this.lang, fx.cny_per_usd, 2), as_of: fx.as_of ?? '—', source: fx.source ?? '—' })) : null,
+      h('p', { id: 'catalog-age' }, t('footer.age', { date: age.date || '—', days: age.days === null ? '—' : num(this.lang, age.days), stale: num(this.lang, age.stale), total: num(this.lang, age.total) })),
+      fx ? h('p', null, t('footer.fx', { rate: num(this.lang, fx.cny_per_usd, 4), as_of: fx.as_of ?? '—' })) : null,
       h('p', null, t('footer.privacy')));
   }
 

@@ -20,6 +20,7 @@ export const STAGES = ['debug', 'formal', 'revision'] as const;
 export const BILLINGS = ['', 'on-demand', 'spot', 'monthly', 'yearly', 'off-peak'] as const;
 export const CURRENCIES = ['CNY', 'USD'] as const;
 export const KV_BITS = [16, 8, 4, 32] as const;
+export const SCOPES = ['', 'cn', 'global'] as const;
 
 export interface StageState {
   stage: (typeof STAGES)[number];
@@ -70,6 +71,7 @@ export interface State {
   billing: (typeof BILLINGS)[number];
   platforms: string[]; // empty: every platform
   currency: (typeof CURRENCIES)[number]; // display currency
+  scope: (typeof SCOPES)[number]; // prefs.scope; '' = the locale's default (cn under zh-CN)
   target_gpu: string; // the card the memory section compares against
   sort: string; // GPU table column, '-' prefix for descending
 }
@@ -115,6 +117,7 @@ export function defaultState(): State {
     billing: '',
     platforms: [],
     currency: 'CNY',
+    scope: '',
     target_gpu: 'rtx-4090',
     sort: 'cost',
   };
@@ -240,6 +243,7 @@ export function sanitize(input: unknown): State {
   s.hardware = id(o.hardware, d.hardware, true);
   s.budget_currency = oneOf(o.budget_currency, CURRENCIES, d.budget_currency);
   s.currency = oneOf(o.currency, CURRENCIES, d.currency);
+  s.scope = oneOf(o.scope, SCOPES, d.scope);
   s.billing = oneOf(o.billing, BILLINGS, d.billing);
   s.platforms = Array.isArray(o.platforms)
     ? o.platforms.filter((p): p is string => typeof p === 'string' && ID.test(p)).slice(0, 64)

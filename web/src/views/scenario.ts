@@ -13,7 +13,9 @@ function pick(ctx: Ctx, v: { zh?: string; en?: string } | undefined): string {
 
 // The first sentence: the rest is shown once the scenario is chosen.
 function firstSentence(text: string): string {
-  const m = /^.*?[。.!?！？](?=\s|$)/.exec(text);
+  // A Chinese full stop ends a sentence as it stands; a Latin one only before
+  // a space or the end ("3.1" and "e.g." do not).
+  const m = /^.*?(?:[。！？]|[.!?](?=\s|$))/.exec(text);
   return m ? m[0] : text;
 }
 
