@@ -4,9 +4,10 @@
 // backups bounded (issue #20 items 1, 2, 6, 7; issue #19).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadTs, MemoryStorage } from './tsload.mjs';
+import { MemoryStorage } from './memory_storage.mjs';
+import { pageModules } from './page_modules.mjs';
 
-const [storage, prices, saved, state] = loadTs(['storage.ts', 'prices.ts', 'storage_state.ts', 'state.ts']);
+const { storage, prices, storage_state: saved, state } = await pageModules(['storage', 'prices', 'storage_state', 'state']);
 const { Store, BACKUPS_PER_KEY, BACKUP_MAX_CHARS, loadVersioned, migrate } = storage;
 const { loadQuotes, saveQuotes, parseImport, cleanQuotes, MAX_QUOTES, PRICES_KEY, capQuotes } = prices;
 const { loadLast, saveLast, loadProjects, saveProjects, serializeFile, mergeProjects, LAST_KEY, PROJECTS_KEY, MAX_PROJECTS } = saved;
