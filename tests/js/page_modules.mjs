@@ -11,14 +11,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRIES = ['state', 'request', 'format', 'export', 'apply', 'i18n', 'i18n/zh-CN', 'i18n/en', 'views/budget', 'views/gpus'];
 
-export async function pageModules() {
+// entries: other modules to bundle instead (paths under web/src, no extension).
+export async function pageModules(entries = ENTRIES) {
   const dir = mkdtempSync(path.join(tmpdir(), 'gpuplan-page-'));
   try {
-    const input = Object.fromEntries(ENTRIES.map((e) => [e.replace('/', '_'), path.join(root, 'web/src', `${e}.ts`)]));
+    const input = Object.fromEntries(entries.map((e) => [e.replace('/', '_'), path.join(root, 'web/src', `${e}.ts`)]));
     await build({ input, output: { dir, format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' }, write: true, logLevel: 'silent' });
     const mods = {};
-    for (const e of ENTRIES) mods[e] = await import(pathToFileURL(path.join(dir, `${e.replace('/', '_')}.mjs`)).href);
-    mods.i18n.setCatalogs({ 'zh-CN': mods['i18n/zh-CN'].zhCN, en: mods['i18n/en'].en });
+    for (const e of entries) mods[e] = await import(pathToFileURL(path.join(dir, `${e.replace('/', '_')}.mjs`)).href);
+    if (mods.i18n && mods['i18n/zh-CN'] && mods['i18n/en']) mods.i18n.setCatalogs({ 'zh-CN': mods['i18n/zh-CN'].zhCN, en: mods['i18n/en'].en });
     return mods;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -3,9 +3,9 @@
 // defect 1), and what a share link or storage holds is sanitized.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadTs } from './tsload.mjs';
+import { pageModules } from './page_modules.mjs';
 
-const [{ applyPatch, defaultState, stageRuns, withStage, sanitize, encodeHash, decodeHash }] = loadTs(['state.ts']);
+const { state: { applyPatch, defaultState, stageRuns, withStage, sanitize, encodeHash, decodeHash } } = await pageModules(['state']);
 
 const runs = (s, name) => stageRuns(s.stages.find((x) => x.stage === name));
 

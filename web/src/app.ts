@@ -175,8 +175,8 @@ export class App implements Ctx, ProjectsCtx {
           const reasons = (Object.entries(n.setAside) as [Reason, number][]).map(([r, c]) => t(`reason.${r}` as never, { n: c, max: MAX_QUOTES }));
           parts.push(t('notice.set_aside', { n: aside, reasons: reasons.join(t('list.sep')) }));
         }
-        parts.push(t(n.backupKey ? 'notice.backed_up' : 'notice.kept_in_place'));
-        this.notify(parts.join(' '), aside ? 'error' : 'info', n.backupKey ? this.backupAction(n.backupKey, file) : this.keptAction('gpuplan.prices', file));
+        if (n.backupKey || n.inPlace) parts.push(t(n.backupKey ? 'notice.backed_up' : 'notice.kept_in_place'));
+        this.notify(parts.join(' '), aside ? 'error' : 'info', n.backupKey ? this.backupAction(n.backupKey, file) : n.inPlace ? this.keptAction('gpuplan.prices', file) : undefined);
         break;
       }
       case 'corrupt':

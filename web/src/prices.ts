@@ -32,7 +32,9 @@ export const MAX_QUOTES = 500;
 // One notice per load (issue #20, item 7): what was upgraded, what was set
 // aside and why, and where the original went.
 export type Notice =
-  | { kind: 'loaded'; from?: number; kept: number; setAside: SetAside; backupKey: string | null }
+  // backupKey: where the set-aside entries went (null: none needed, or inPlace:
+  // they did not fit, and the stored list is left as it was, locked).
+  | { kind: 'loaded'; from?: number; kept: number; setAside: SetAside; backupKey: string | null; inPlace: boolean }
   | { kind: 'corrupt'; backupKey: string | null; key: string }
   | { kind: 'newer'; version: number; backupKey: string | null; key: string }
   | { kind: 'unavailable' };
@@ -63,21 +65,32 @@ export function validQuote(x: unknown, known: Known): Quote | null {
 }
 
 // Valid, de-duplicated (the later of two quotes for the same platform, GPU
-// and billing wins, as when importing) and capped; the rest counted by reason.
-export function cleanQuotes(entries: unknown[], known: Known): { quotes: Quote[]; setAside: SetAside } {
+// and billing wins, as when importing) and capped; the rest counted by
+// reason. `removed` holds what was set aside and is not an exact copy of a
+// kept quote: what a backup must keep so that nothing is lost.
+export function cleanQuotes(entries: unknown[], known: Known): { quotes: Quote[]; setAside: SetAside; removed: unknown[] } {
   const setAside: SetAside = {};
+  const removed: unknown[] = [];
   const count = (r: Reason, n = 1): void => { setAside[r] = (setAside[r] ?? 0) + n; };
   const byKey = new Map<string, Quote>();
   for (const e of entries) {
     const q = checkQuote(e, known);
-    if (typeof q === 'string') { count(q); continue; }
+    if (typeof q === 'string') { count(q); removed.push(e); continue; }
     const k = quoteKey(q);
-    if (byKey.has(k)) { count('duplicate'); byKey.delete(k); }
+    const before = byKey.get(k);
+    if (before) {
+      count('duplicate');
+      if (before.per_gpu_hour !== q.per_gpu_hour || before.currency !== q.currency || before.note !== q.note) removed.push(before);
+      byKey.delete(k);
+    }
     byKey.set(k, q);
   }
   const all = [...byKey.values()];
-  if (all.length > MAX_QUOTES) count('cap', all.length - MAX_QUOTES);
-  return { quotes: all.slice(0, MAX_QUOTES), setAside };
+  if (all.length > MAX_QUOTES) {
+    count('cap', all.length - MAX_QUOTES);
+    removed.push(...all.slice(MAX_QUOTES));
+  }
+  return { quotes: all.slice(0, MAX_QUOTES), setAside, removed };
 }
 
 export function setAsideCount(s: SetAside): number {
@@ -116,14 +129,20 @@ export function loadQuotes(store: Store, known: Known): { quotes: Quote[]; notic
     else store.lock(PRICES_KEY);
     return { quotes: [], notices: [{ kind: 'corrupt', backupKey, key: PRICES_KEY }] };
   }
-  const { quotes, setAside } = cleanQuotes(r.doc.quotes, known);
+  const { quotes, setAside, removed } = cleanQuotes(r.doc.quotes, known);
   const from = r.status === 'migrated' ? r.from : undefined;
   if (from === undefined && !setAsideCount(setAside)) return { quotes, notices: [] };
-  // Something changed: keep the original (bounded, once), then store the clean list.
-  const backupKey = store.backup(PRICES_KEY, r.raw);
-  if (backupKey) saveQuotes(store, quotes);
+  // Something changed: keep what was set aside (bounded, once; exact
+  // duplicates need no copy), then store the clean list.
+  const backupKey = removed.length ? store.backup(PRICES_KEY, serializeSetAside(removed)) : null;
+  if (backupKey || !removed.length) saveQuotes(store, quotes);
   else store.lock(PRICES_KEY);
-  return { quotes, notices: [{ kind: 'loaded', from, kept: quotes.length, setAside, backupKey }] };
+  return { quotes, notices: [{ kind: 'loaded', from, kept: quotes.length, setAside, backupKey, inPlace: removed.length > 0 && !backupKey }] };
+}
+
+// The set-aside entries as they were, in a file the user can read.
+function serializeSetAside(entries: unknown[]): string {
+  return JSON.stringify({ schema: SCHEMA, app: 'gpuplan', set_aside: true, saved_at: new Date().toISOString(), quotes: entries });
 }
 
 export function serializeQuotes(quotes: Quote[]): string {
