@@ -9,9 +9,9 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-// "... 12.3 TFLOPS per CNY/h at the precision used (seed 004 by FP32 peak: 4.5)" -> [12.3, 4.5]
+// "... 12.3 TFLOPS per CNY/h at the precision used (the common FP32-peak version: 4.5)" -> [12.3, 4.5]
 function coefficients(text) {
-  const m = /([\d.,]+) TFLOPS per \w+\/h at the precision used \(seed 004 by FP32 peak: ([\d.,]+)\)/.exec(text);
+  const m = /([\d.,]+) TFLOPS per \w+\/h at the precision used \(the common FP32-peak version: ([\d.,]+)\)/.exec(text);
   return m ? [Number(m[1].replace(/,/g, '')), Number(m[2].replace(/,/g, ''))] : null;
 }
 
