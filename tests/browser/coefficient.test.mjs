@@ -16,8 +16,15 @@ function coefficients(text) {
 }
 
 for (const locale of ['en', 'zh-CN']) {
-  test(`the GPU table gives the value coefficient on the precision used (${locale})`, async () => {
+  test(`the GPU table gives the value coefficient on the precision used (${locale})`, async (t) => {
     const { page, context, errors } = await open(browser, { locale });
+    // The coefficient divides by the price of the offer the planner priced the
+    // row on (gpus[].platform, contract v1.1); a core without it names none.
+    if (!(await page.$('table.gpus td[data-cost] .as-of'))) {
+      await context.close();
+      t.skip('the planner does not price GPU rows yet (gpus[].cost, contract v1.1)');
+      return;
+    }
     const pattern = locale === 'en' ? 'TFLOPS per' : '性价比系数';
     const row = await until(page, async (p) => {
       const text = await p.textContent('tr[data-gpu="a100-sxm4-80g"] td.reasons').catch(() => null);
