@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, open, pageUrl, setField } from './harness.mjs';
+import { axeViolations, launch, open, pageUrl, setField } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -119,6 +119,17 @@ for (const L of LANGS) {
     for (const k of ['fit', 'stage-formal', 'hours', 'total', 'budget', 'warnings']) assert.ok(byRow[k], `row ${k}`);
     assert.ok(byRow.total.cells.every((c) => /[¥$]|CN¥|无可行方案|No option/.test(c)), byRow.total.cells.join(' | '));
     assert.match(await page.textContent('#compare tr.differs th'), new RegExp(L.differs));
+    assert.deepEqual(await axeViolations(page), [], 'the comparison is axe-clean');
+    // The form as it is (full fine-tuning now) against one saved project.
+    await rowOf(page, 'Plan B full').locator('input[data-compare]').uncheck();
+    await page.check('input[data-compare="current"]');
+    await page.waitForSelector('#compare table.compare-table');
+    const heads = await page.$$eval('#compare thead th', (ths) => ths.slice(1).map((th) => th.textContent));
+    assert.equal(heads.length, 2);
+    assert.ok(heads.includes('Plan A LoRA'), heads.join());
+    assert.equal(await page.$eval('#compare tr[data-row="model"]', (tr) => tr.classList.contains('differs')), true);
+    await page.uncheck('input[data-compare="current"]');
+    await rowOf(page, 'Plan B full').locator('input[data-compare]').check();
 
     const [md] = await Promise.all([page.waitForEvent('download'), page.click('#compare-export')]);
     const mdText = await readFile(await md.path(), 'utf8');

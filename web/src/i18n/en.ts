@@ -374,6 +374,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'projects.unsaved': 'But browser storage could not be written; export a backup.',
   'projects.restored': 'Project list restored.',
   'projects.empty': 'No saved projects yet.',
+  'projects.list': 'Saved projects',
   'projects.saved_at': 'Saved',
   'projects.actions': 'Actions',
   'projects.is_open': 'open',

@@ -372,6 +372,7 @@ export const zhCN = {
   'projects.unsaved': '但无法写入浏览器存储，请导出备份。',
   'projects.restored': '已恢复项目列表。',
   'projects.empty': '还没有保存的项目。',
+  'projects.list': '保存的项目',
   'projects.saved_at': '保存时间',
   'projects.actions': '操作',
   'projects.is_open': '已打开',

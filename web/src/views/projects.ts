@@ -109,7 +109,7 @@ export function projectsView(ctx: ProjectsCtx): HTMLElement {
       nameInput,
       button(t('projects.save'), () => ctx.saveProject(nameInput.value), { id: 'project-save' })),
     ctx.projects.length
-      ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('section.projects') },
+      ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('projects.list') },
           h('table', { class: 'projects' },
             h('thead', null, h('tr', null, ['projects.name', 'projects.saved_at', 'projects.actions', 'compare.title'].map((k) => h('th', { scope: 'col' }, t(k as never))))),
             h('tbody', null, ctx.projects.map((p) => projectRow(ctx, p)))))
