@@ -327,10 +327,6 @@ export const en: Record<keyof typeof zhCN, string> = {
   'error.boot': 'The planner failed to load:',
   'notice.bad_link': 'The share link is damaged; the defaults are shown instead.',
   'notice.migrated': 'Upgraded {n} quotes saved by an older version (schema {from}).',
-  'notice.dropped': '{n} saved quotes name a platform or GPU no longer in the catalog and were set aside (the original is backed up).',
-  'notice.corrupt': 'The quotes saved in this browser were damaged and could not be read; catalog prices are used. The original is backed up and can be downloaded.',
-  'notice.newer': 'The saved quotes come from a newer version (schema {v}) that this page cannot read; catalog prices are used. The original is backed up.',
-  'notice.unavailable': 'This browser blocks local storage: quotes last only while the page is open; save them with Export quotes.',
   'notice.unsaved': 'The quotes could not be saved to local storage; save them with Export quotes.',
   'notice.download_backup': 'Download backup',
   // Storage (storage.ts, storage_state.ts) and projects (issue #19, #20).

@@ -325,10 +325,6 @@ export const zhCN = {
   'error.boot': '规划器加载失败：',
   'notice.bad_link': '分享链接已损坏，已使用默认设置。',
   'notice.migrated': '已把旧版（第 {from} 版）保存的 {n} 条报价升级到新格式。',
-  'notice.dropped': '有 {n} 条保存的报价对应的平台或 GPU 已不在目录中，已移出（原始数据已备份）。',
-  'notice.corrupt': '本机保存的报价已损坏，无法读取，已重置为目录价格。原始内容已备份，可以下载。',
-  'notice.newer': '本机报价由更新的版本（第 {v} 版）保存，本页无法读取，暂用目录价格。原始内容已备份。',
-  'notice.unavailable': '浏览器禁用了本地存储，报价只在本次打开期间有效，请用“导出报价”保存。',
   'notice.unsaved': '报价未能保存到本地存储，请用“导出报价”保存。',
   'notice.download_backup': '下载备份',
   // Storage (storage.ts, storage_state.ts) and projects (issue #19, #20).
