@@ -72,6 +72,15 @@ test('format: sources become a site a student can open, never a file name or a t
   assert.deepEqual(site('vendors.json and cloud_gpu.json'), { kind: 'unverified' });
 });
 
+test('format: a scenario source becomes a short citation', () => {
+  const c = (s) => m.format.citation(s);
+  assert.deepEqual(c('github:pytorch/vision references/segmentation/README.md (8 x V100)'), { kind: 'site', site: 'github.com/pytorch/vision' });
+  assert.deepEqual(c('Hu et al. 2021, LoRA (arXiv:2106.09685)'), { kind: 'cite', text: 'Hu et al. 2021, arXiv:2106.09685' });
+  assert.deepEqual(c('Williams, Waterman, Patterson 2009, Roofline (CACM 52(4))'), { kind: 'cite', text: 'Williams, Waterman, Patterson 2009' });
+  assert.deepEqual(c('seed 003_8d1c946a69db8da7.txt: renting an A100'), { kind: 'seed' });
+  assert.deepEqual(c("GROMACS manual, 'Mixed and double precision'"), { kind: 'cite', text: 'GROMACS manual' });
+});
+
 // --- Apply --------------------------------------------------------------------
 test('apply: an OOM-doctor patch becomes a form change; nothing to change gives no button', () => {
   const s = m.state.defaultState();

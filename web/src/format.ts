@@ -134,3 +134,19 @@ export function sourceLabel(source: unknown): SourceLabel {
   if (/seed article|种子文章|\b\d{3}_[0-9a-f]{6,}/i.test(source)) return { kind: 'seed' };
   return { kind: 'unverified' };
 }
+
+// A scenario's source (catalog/scenarios.json) as a short citation: the
+// repository, the paper (authors, year, arXiv id), the site, or the name of
+// the document; never its file path or the note after it.
+export function citation(source: string): SourceLabel | { kind: 'cite'; text: string } {
+  const gh = /github:([\w.-]+\/[\w.-]+)/.exec(source);
+  if (gh) return { kind: 'site', site: `github.com/${gh[1]}` };
+  const authors = /^((?:[A-Z][\w'-]+(?:,\s*|\s+and\s+|\s+et al\.\s*)?)+)\s*(\d{4})\b/.exec(source);
+  const arxiv = /arXiv:(\d{4}\.\d{4,5})/.exec(source);
+  if (authors) return { kind: 'cite', text: `${authors[1].replace(/[,\s]+$/, '')} ${authors[2]}${arxiv ? `, arXiv:${arxiv[1]}` : ''}` };
+  const label = sourceLabel(source);
+  if (label.kind !== 'unverified') return label;
+  // A named document ("GROMACS manual, 'Mixed and double precision'"): its name.
+  const name = /^([^,(:'"]{2,40}?)\s*[,(:]/.exec(source);
+  return name ? { kind: 'cite', text: name[1] } : label;
+}

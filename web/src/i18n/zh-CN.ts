@@ -514,7 +514,7 @@ export const zhCN = {
   'gpus.range.help': "用时下的小字是可能范围：按同类已发表实测，速度落在估计值的 low_factor–high_factor 倍之间（第 20–80 百分位）。卡·时 = 单次用时 × 卡数。",
   'range.explain': "速度可能是估计值的 {lo}–{hi} 倍（同类实测的第 20–80 百分位），用时随之变化",
   'memory.unknown': "{gpu} 不在本次评估的卡里，无法判断。",
-  'memory.headroom.why': "为什么留 {pct} 余量：显存碎片、数据长度不一造成的峰值波动和框架版本差异会让实际峰值高于估计；余量之内能跑，但容易 OOM。",
+  'memory.headroom.why': "为什么留 {pct} 余量：显存估算在 70 个已发表的实测上，90% 的误差在 29.5% 以内；留出这么多，估低时十次里约九次仍放得下。只在余量之内放得下的任务能跑，但容易 OOM。",
   'remedy.zero3.n': "用 {n} 张 {gpu} 做 ZeRO-3 / FSDP 分片",
   'remedy.larger_gpu.named': "换显存更大的卡：{gpu}",
   'export.date': "生成日期",

@@ -9,7 +9,7 @@ import { label } from '../i18n';
 import type { Plan, PlanStage, RentVsBuy } from '../types';
 import type { Ctx } from './context';
 import { button, section } from './controls';
-import { cash, fxNote, gpuName, platformName, sourceText, withStageNames } from './words';
+import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText, withStageNames } from './words';
 
 export interface StageCost {
   stage: string; gpu: string; count: number; platform: string; billing: string;
@@ -48,6 +48,12 @@ export function budgetOf(ctx: Ctx): Budget | null {
     within: feasible ? plan.within_budget : false, category: plan.category, wallHours: fin(plan.wall_hours),
     budget: typeof plan.budget === 'number' ? plan.budget : undefined,
   };
+}
+
+// Every price shows its date (issue #14): the offer the stage was priced on.
+function dateOf(ctx: Ctx, s: StageCost): HTMLElement | null {
+  const d = offerDate(ctx, s.platform, s.gpu, s.billing);
+  return d ? h('span', { class: 'range' }, priceDate(ctx, d)) : null;
 }
 
 // "Apply" next to a proposed change: the form takes it (undoable), the plan follows.
@@ -119,7 +125,7 @@ export function budgetView(ctx: Ctx): HTMLElement {
             h('td', null, s.feasible && s.platform ? `${platformName(ctx, s.platform)} · ${label(t, 'billing', s.billing)}` : '—'),
             h('td', { 'data-gpu-hours': '' }, s.feasible ? num(lang, s.gpuHours, 1) : '—'),
             h('td', { 'data-wall-hours': '' }, s.feasible ? hours(lang, s.wallHours) : '—'),
-            h('td', null, s.feasible ? cash(ctx, s.cost, b.currency) : '—'),
+            h('td', null, s.feasible ? cash(ctx, s.cost, b.currency) : '—', s.feasible && s.platform ? dateOf(ctx, s) : null),
             h('td', null, s.feasible ? percent(lang, s.share) : '—'));
         })))),
     h('p', { class: 'help' }, t('budget.columns.help')),

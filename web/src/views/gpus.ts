@@ -7,7 +7,7 @@ import { label } from '../i18n';
 import type { GpuRow } from '../types';
 import type { Ctx } from './context';
 import { section } from './controls';
-import { cash, cashValue, fxNote, platformName, priceDate } from './words';
+import { cash, cashValue, fxNote, offerDate, platformName, priceDate } from './words';
 
 export type Fit = 'comfortable' | 'tight' | 'no';
 
@@ -80,12 +80,8 @@ function sortKey(ctx: Ctx, x: Row, col: string): number | string {
   }
 }
 
-// The offer the planner priced this row on, found in the catalog by its
-// platform, GPU and billing, for its date.
-function offerDate(ctx: Ctx, g: GpuRow): string | undefined {
-  const p = ctx.catalog.platforms.find((x) => x.id === g.platform);
-  const o = p?.offers.find((x) => x.gpu === g.id && (!g.billing || x.billing === g.billing));
-  return typeof g.price_as_of === 'string' ? g.price_as_of : o?.as_of;
+function rowDate(ctx: Ctx, g: GpuRow): string | undefined {
+  return typeof g.price_as_of === 'string' ? g.price_as_of : offerDate(ctx, g.platform, g.id, g.billing);
 }
 
 function reasons(ctx: Ctx, x: Row): string[] {
@@ -161,7 +157,7 @@ export function gpusView(ctx: Ctx): HTMLElement {
     const g = x.gpu;
     const fits = x.fit !== 'no';
     const timed = fits && g.hours > 0;
-    const date = Number.isFinite(x.cost) ? offerDate(ctx, g) : undefined;
+    const date = Number.isFinite(x.cost) ? rowDate(ctx, g) : undefined;
     return h('tr', { class: fits ? '' : 'nofit', 'data-gpu': g.id, 'data-fit': x.fit },
       h('th', { scope: 'row' }, x.name, g.science?.fp64_starved ? h('span', { class: 'badge bad', 'data-starved': '' }, t('sci.starved')) : null),
       h('td', null, gib(lang, x.memoryBytes)),

@@ -113,8 +113,8 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
       h('dt', null, t('platform.spot')), h('dd', null,
         p.spot?.available === false ? t('no') : p.spot?.available || offers.some((o) => o.billing === 'spot') ? t('yes') : t('unknown'),
         p.spot?.discount ? ` (${t('platform.spot.discount', { pct: percent(lang, p.spot.discount) })})` : '',
-        p.spot?.notes ? h('span', { class: 'source' }, ` ${localized(ctx, p.spot.notes)}`) : null)),
-    p.notes ? h('p', { class: 'help' }, localized(ctx, p.notes)) : null,
+        p.spot?.notes ? h('span', { class: 'source catalog-note' }, ` ${localized(ctx, p.spot.notes)}`) : null)),
+    p.notes ? h('p', { class: 'help catalog-note' }, localized(ctx, p.notes)) : null,
     offers.length
       ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': platformName(ctx, p) },
           h('table', null,

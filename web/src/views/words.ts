@@ -61,3 +61,13 @@ export function catalogAge(ctx: Ctx): { date: string; days: number | null; stale
   return { date, days: ageDays(date, now), stale: dates.filter((d) => isStale(d, now)).length, total: dates.length };
 }
 
+
+// The date of the catalog offer a planner figure was priced on, found by its
+// platform, GPU and billing (a derived spot or off-peak price: the platform's
+// offer for that GPU it was derived from). undefined for the user's own quote.
+export function offerDate(ctx: Ctx, platform: unknown, gpu: unknown, billing: unknown): string | undefined {
+  if (ctx.quotes.some((q) => q.platform === platform && q.gpu === gpu && (!billing || q.billing === billing))) return undefined;
+  const p = ctx.catalog.platforms.find((x) => x.id === platform);
+  const offers = (p?.offers ?? []).filter((o) => o.gpu === gpu);
+  return (offers.find((o) => o.billing === billing) ?? offers.find((o) => o.billing === 'on-demand') ?? offers[0])?.as_of;
+}
