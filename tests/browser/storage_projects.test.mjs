@@ -131,6 +131,15 @@ for (const L of LANGS) {
     await page.uncheck('input[data-compare="current"]');
     await rowOf(page, 'Plan B full').locator('input[data-compare]').check();
 
+    // Printed alone: the comparison shows, the rest of the page does not.
+    await page.emulateMedia({ media: 'print' });
+    await page.evaluate(() => document.body.classList.add('print-compare'));
+    const vis = (sel) => page.$eval(sel, (e) => getComputedStyle(e).visibility);
+    assert.equal(await vis('#compare table'), 'visible');
+    assert.equal(await vis('h1'), 'hidden');
+    await page.evaluate(() => document.body.classList.remove('print-compare'));
+    assert.equal(await page.$eval('#projects', (e) => getComputedStyle(e).display), 'none', 'the plan\'s own printout leaves the projects out');
+    await page.emulateMedia({ media: 'screen' });
     const [md] = await Promise.all([page.waitForEvent('download'), page.click('#compare-export')]);
     const mdText = await readFile(await md.path(), 'utf8');
     assert.match(mdText, /Plan A LoRA \| Plan B full/);
