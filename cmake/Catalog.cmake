@@ -12,7 +12,7 @@ set(GPUPLAN_CATALOG_FILES
 
 # gpuplan_add_embedded_catalog(target [page]): the full catalog, or with
 # `page` the page module's copy without the provenance prose the page never
-# shows (gpuplan::CatalogProfile::page, core/src/catalog_profile.cpp). Both are
+# shows (gpuplan::CatalogProfile::page, core/src/read/catalog_profile.cpp). Both are
 # made from the same files and the full catalog is validated first either way.
 function(gpuplan_add_embedded_catalog target)
   set(profile "${ARGV1}")

@@ -4,7 +4,7 @@
 // A catalog error prints "FILE: PATH: what is wrong" and exits 1, failing the build.
 // --profile=page writes the page module's copy (gpuplan::CatalogProfile::page:
 // the same catalog, validated in full first, without the provenance prose the
-// page never shows; core/src/catalog_profile.cpp). The default is the full
+// page never shows; core/src/read/catalog_profile.cpp). The default is the full
 // catalog, which the CLI and the Node module carry.
 #include <cstdio>
 #include <fstream>

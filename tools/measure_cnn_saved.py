@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Measure what autograd saves for one training forward of the convolutional
 presets' networks, to check the core's layer-by-layer expansion
-(core/src/cnn_*.cpp) against PyTorch itself.
+(core/src/estimate/cnn_*.cpp) against PyTorch itself.
 
 Runs on the CPU with random weights (no download): torchvision's ResNet-50,
 ResNet-101 and DeepLabV3-ResNet101 as published, and small UNets / YOLOv8

@@ -1,5 +1,5 @@
 // Convolutional and diffusion networks expanded from their published
-// dimensions (core/src/cnn_*.cpp): the expansion must be the real network
+// dimensions (core/src/estimate/cnn_*.cpp): the expansion must be the real network
 // (exact published parameter counts, the publishers' multiply-accumulates),
 // agree with the older offline activation counts, grow with image size and
 // batch, and give plans on the right side of published training recipes.

@@ -1,4 +1,4 @@
-// The evaluator's shared fit-limit searches (core/src/evaluation.cpp) must give
+// The evaluator's shared fit-limit searches (core/src/estimate/evaluation.cpp) must give
 // exactly what fit_limits (memory.cpp) gives for every card size: sharing the
 // probes across card sizes is a saving of time, never a change of result.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The request/catalog reader's two JSON steps that stand in for nlohmann's own
-// calls (core/src/json_reader.cpp, to keep the page's wasm small): parsing
+// calls (core/src/read/json_reader.cpp, to keep the page's wasm small): parsing
 // through nlohmann's SAX DOM builder must give json::parse's document and, on
 // bad input, the byte json::parse's exception names; describe() must show a
 // value exactly as dump() prints it. nlohmann is the reference in every check.

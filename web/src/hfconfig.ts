@@ -2,7 +2,7 @@
 // Field names follow transformers' configuration classes (LlamaConfig,
 // Qwen2Config, MistralConfig, MixtralConfig, GPT2Config, BertConfig, T5Config).
 // The total parameter count uses the same accounting as the core
-// (core/src/model_shapes.cpp; Narayanan et al. 2021, "Efficient Large-Scale
+// (core/src/estimate/model_shapes.cpp; Narayanan et al. 2021, "Efficient Large-Scale
 // Language Model Training on GPU Clusters", section 5.1): attention
 // 2h^2 + 2h*kv_dim, MLP 2 or 3 (gated) h*ffn per expert, embeddings vocab*h
 // (twice when the LM head is untied), plus the norms (2h per layer) and the

@@ -1,7 +1,7 @@
 // The published dimensions of a convolutional or diffusion network, as the
 // catalog carries them (catalog/models.json, "architecture"; docs/catalog.md).
 // The core expands them layer by layer at the request's image size
-// (core/src/cnn_architecture.h) to count parameters, multiply-accumulates, the
+// (core/src/estimate/cnn_architecture.h) to count parameters, multiply-accumulates, the
 // tensors autograd saves and the live feature maps of an inference pass.
 #pragma once
 

@@ -169,7 +169,7 @@ enum class CatalogProfile { full, page };
 Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile = CatalogProfile::full);
 
 // The catalog JSON of `profile` made from the full catalog's text: for `page`,
-// without the fields listed in core/src/catalog_profile.cpp and with
+// without the fields listed in core/src/read/catalog_profile.cpp and with
 // "provenance": "page" at its root. Build-time only (the embed step).
 Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProfile profile);
 

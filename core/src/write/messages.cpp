@@ -80,7 +80,7 @@ constexpr Template kTemplates[] = {
     {"why.lora_needs_linear", "{0} 没有 LoRA 可作用的线性层（LoRA 加在注意力和全连接投影上）；卷积网络请用全量训练（method: full），或只训练部分层",
      "{0} has no linear layers for LoRA to adapt (LoRA adds adapters to attention and linear projections); train a convolutional network fully (method: full), or only some of its layers"},
     {"why.architecture_kind", "architecture 只适用于 kind 为 cnn 的模型", "architecture applies to models of kind cnn only"},
-    // --- planning (core/src/planner.cpp): category advice, why each choice, warnings, budget changes
+    // --- planning (core/src/plan/planner.cpp): category advice, why each choice, warnings, budget changes
     {"plan.category.single-gpu-small",
      "单卡小模型：一张 24GB 消费级卡（如 RTX 4090）即可，按小时计费、选秒级开机的平台，快速迭代；不要按周包断。",
      "Small single-GPU job: one 24 GB consumer card (e.g. RTX 4090) is enough; rent by the hour on a platform that starts in seconds and iterate fast; do not book weeks."},
