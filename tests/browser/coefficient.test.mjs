@@ -9,15 +9,22 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-// "... 12.3 TFLOPS per CNY/h at the precision used (seed 004 by FP32 peak: 4.5)" -> [12.3, 4.5]
+// "... 12.3 TFLOPS per CNY/h at the precision used (the common FP32-peak version: 4.5)" -> [12.3, 4.5]
 function coefficients(text) {
-  const m = /([\d.,]+) TFLOPS per \w+\/h at the precision used \(seed 004 by FP32 peak: ([\d.,]+)\)/.exec(text);
+  const m = /([\d.,]+) TFLOPS per \w+\/h at the precision used \(the common FP32-peak version: ([\d.,]+)\)/.exec(text);
   return m ? [Number(m[1].replace(/,/g, '')), Number(m[2].replace(/,/g, ''))] : null;
 }
 
 for (const locale of ['en', 'zh-CN']) {
-  test(`the GPU table gives the value coefficient on the precision used (${locale})`, async () => {
+  test(`the GPU table gives the value coefficient on the precision used (${locale})`, async (t) => {
     const { page, context, errors } = await open(browser, { locale });
+    // The coefficient divides by the price of the offer the planner priced the
+    // row on (gpus[].platform, contract v1.1); a core without it names none.
+    if (!(await page.$('table.gpus td[data-cost] .as-of'))) {
+      await context.close();
+      t.skip('the planner does not price GPU rows yet (gpus[].cost, contract v1.1)');
+      return;
+    }
     const pattern = locale === 'en' ? 'TFLOPS per' : '性价比系数';
     const row = await until(page, async (p) => {
       const text = await p.textContent('tr[data-gpu="a100-sxm4-80g"] td.reasons').catch(() => null);

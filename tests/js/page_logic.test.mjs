@@ -180,3 +180,30 @@ test('export: an infeasible plan says so, never a total within budget', () => {
     assert.doesNotMatch(md, /在预算|within the budget|¥0\.00/i);
   }
 });
+
+// --- the views' words -----------------------------------------------------------
+test('words: stage ids in the planner\'s sentences, platform names and the GPU table\'s verdicts', () => {
+  const zh = fakeCtx(m, { lang: 'zh-CN' });
+  const en = fakeCtx(m, { lang: 'en' });
+  const w = m['views/words'];
+  assert.equal(w.withStageNames(zh, 'debug/formal 阶段没有可用的选项'), '调试/正式实验 阶段没有可用的选项');
+  assert.equal(w.withStageNames(en, 'No option for the revision stage'), 'No option for the Revision stage');
+  assert.equal(w.withStageNames(en, 'debugging'), 'debugging', 'whole words only');
+  assert.equal(w.platformName(zh, 'gpushare'), '恒源云');
+  assert.equal(w.platformName(en, 'gpushare'), 'Gpushare');
+  assert.equal(w.sourceText(zh, 'seed article 004_ab06.txt'), '学生经验文章（未核实）');
+  // The date of the offer a figure was priced on; a derived spot price, its on-demand offer's.
+  assert.equal(w.offerDate(zh, 'autodl', 'rtx-4090', 'spot'), '2026-11');
+  assert.equal(w.offerDate(zh, 'nowhere', 'rtx-4090', 'on-demand'), undefined);
+  assert.equal(w.listedHourly(zh, 'autodl', 'rtx-4090', 'on-demand'), 2.5);
+  assert.ok(Number.isNaN(w.listedHourly(zh, 'autodl', 'a100-80g', 'on-demand')));
+  const g = m['views/gpus'];
+  assert.equal(g.fitOf({ fit: 'tight', fits: true }), 'tight');
+  assert.equal(g.fitOf({ fits: true }), 'comfortable'); // before contract v1.1
+  assert.equal(g.fitOf({ fits: false }), 'no');
+  // A row's cost is the planner's, in its currency; a card that does not fit has none.
+  const rows = g.rows(fakeCtx(m, { response: { memory: {}, warnings: [], gpus: [{ id: 'rtx-4090', fit: 'no', fits: false, count: 1, hours: 1, cost: 5 }, { id: 'a100-80g', fit: 'comfortable', fits: true, count: 1, hours: 1, cost: 9 }] } }));
+  assert.ok(Number.isNaN(rows[0].cost));
+  assert.equal(rows[1].cost, 9);
+  assert.equal(rows[1].costCurrency, 'CNY');
+});

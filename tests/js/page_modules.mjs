@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ENTRIES = ['state', 'request', 'format', 'export', 'apply', 'i18n', 'i18n/zh-CN', 'i18n/en', 'views/budget', 'views/gpus'];
+const ENTRIES = ['state', 'request', 'format', 'export', 'apply', 'i18n', 'i18n/zh-CN', 'i18n/en', 'views/budget', 'views/gpus', 'views/words'];
 
 // entries: other modules to bundle instead (paths under web/src, no extension).
 export async function pageModules(entries = ENTRIES) {

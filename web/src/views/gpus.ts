@@ -7,7 +7,7 @@ import { label } from '../i18n';
 import type { GpuRow } from '../types';
 import type { Ctx } from './context';
 import { section } from './controls';
-import { cash, cashValue, fxNote, offerDate, platformName, priceDate } from './words';
+import { cash, cashValue, fxNote, listedHourly, offerDate, platformName, priceDate } from './words';
 
 export type Fit = 'comfortable' | 'tight' | 'no';
 
@@ -110,10 +110,11 @@ function reasons(ctx: Ctx, x: Row): string[] {
   if (typeof g.max_micro_batch === 'number' && g.max_micro_batch > 0) out.push(t('gpus.reason.max_batch', { n: num(lang, g.max_micro_batch) }));
   if (typeof g.max_seq_len === 'number' && g.max_seq_len > 0) out.push(t('gpus.reason.max_seq', { n: num(lang, g.max_seq_len) }));
   // Seed 004's cost-effectiveness coefficient, TFLOPS per unit of hourly
-  // price, when the planner says the price it used (price_per_gpu_hour).
+  // price: the planner's price_per_gpu_hour, else the listed price of the
+  // offer it priced the row on.
   const tp = g.throughput;
-  const price = typeof g.price_per_gpu_hour === 'number' ? cashValue(ctx, g.price_per_gpu_hour, x.costCurrency) : 0;
-  if (x.fit !== 'no' && price > 0 && tp && typeof tp.achieved_tflops === 'number' && tp.achieved_tflops > 0)
+  const price = typeof g.price_per_gpu_hour === 'number' ? cashValue(ctx, g.price_per_gpu_hour, x.costCurrency) : listedHourly(ctx, g.platform, g.id, g.billing);
+  if (x.fit !== 'no' && Number.isFinite(price) && price > 0 && tp && typeof tp.achieved_tflops === 'number' && tp.achieved_tflops > 0)
     out.push(t('gpus.reason.coef', { eff: sig(lang, tp.achieved_tflops / price),
       fp32: sig(lang, (tp.fp32_peak_tflops ?? 0) * (tp.utilization ?? 0) / price), cur: ctx.state.currency }));
   const extra = Array.isArray(g.reasons) ? g.reasons : [];

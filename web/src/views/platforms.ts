@@ -18,8 +18,9 @@ function localized(ctx: Ctx, text: Localized | undefined): string {
 }
 
 // contract v1.1 prefs.scope cn: the platforms that bill in CNY.
+// A platform the student named in prefs.platforms is in scope either way (docs/api.md).
 export function inScope(ctx: Ctx, p: CatalogPlatform): boolean {
-  return effectiveScope(ctx.state, ctx.lang) === 'global' || (p.currency ?? p.offers?.[0]?.currency ?? 'CNY') === 'CNY';
+  return effectiveScope(ctx.state, ctx.lang) === 'global' || ctx.state.platforms.includes(p.id) || (p.currency ?? p.offers?.[0]?.currency ?? 'CNY') === 'CNY';
 }
 
 // Billings sold as packages: the price of the period, when the catalog gives

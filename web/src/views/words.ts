@@ -71,3 +71,16 @@ export function offerDate(ctx: Ctx, platform: unknown, gpu: unknown, billing: un
   const offers = (p?.offers ?? []).filter((o) => o.gpu === gpu);
   return (offers.find((o) => o.billing === billing) ?? offers.find((o) => o.billing === 'on-demand') ?? offers[0])?.as_of;
 }
+
+// The hourly price a planner row was priced on, as listed (the user's quote,
+// else the catalog offer with that platform, GPU and billing), in the display
+// currency: a looked-up figure for seed 004's TFLOPS-per-price coefficient,
+// never a computed one. NaN when the row names no offer.
+export function listedHourly(ctx: Ctx, platform: unknown, gpu: unknown, billing: unknown): number {
+  const q = ctx.quotes.find((x) => x.platform === platform && x.gpu === gpu && x.billing === billing);
+  if (q) return cashValue(ctx, q.per_gpu_hour, q.currency);
+  const o = ctx.catalog.platforms.find((x) => x.id === platform)?.offers.find((x) => x.gpu === gpu && x.billing === billing);
+  const r = o?.per_gpu_hour;
+  const v = typeof r?.typical === 'number' ? r.typical : r?.low;
+  return o ? cashValue(ctx, v, o.currency) : NaN;
+}
