@@ -14,8 +14,8 @@ after(async () => { await browser?.close(); });
 const once = (seed) => `if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1'); (${seed})(); }`;
 
 const LANGS = [
-  { locale: 'zh-CN', kept: '原样保留', corrupt: '已损坏', newer: '更新的版本', setAside: '条保存的报价未使用', dup: '重复', platform: '平台不在目录中', currency: '货币不是', badLink: '分享链接已损坏' },
-  { locale: 'en-US', kept: 'kept as it is', corrupt: 'damaged', newer: 'newer version', setAside: 'saved quotes are not used', dup: 'repeat another quote', platform: 'platform not in the catalog', currency: 'currency other than', badLink: 'share link is damaged' },
+  { locale: 'zh-CN', full: '浏览器存储已满', kept: '原样保留', corrupt: '已损坏', newer: '更新的版本', setAside: '条保存的报价未使用', dup: '重复', platform: '平台不在目录中', currency: '货币不是', badLink: '分享链接已损坏' },
+  { locale: 'en-US', full: 'Browser storage is full', kept: 'kept as it is', corrupt: 'damaged', newer: 'newer version', setAside: 'saved quotes are not used', dup: 'repeat another quote', platform: 'platform not in the catalog', currency: 'currency other than', badLink: 'share link is damaged' },
 ];
 
 for (const L of LANGS) {
@@ -49,6 +49,7 @@ for (const L of LANGS) {
     // Edits still plan; their storage failure is said, not thrown.
     await setField(full.page, '[data-path="budget.amount"]', 4000);
     assert.match(await full.page.textContent('#budget-total'), /\d/);
+    assert.match(await full.page.textContent('.notes'), new RegExp(L.full), 'says it cannot remember the edit');
     assert.equal(await full.page.evaluate(() => localStorage.getItem('gpuplan.prices')), '{bad');
     assert.deepEqual(full.errors, []);
     await full.context.close();

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, open, pageUrl, setField } from './harness.mjs';
+import { axeViolations, launch, open, pageUrl, setField } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -119,7 +119,27 @@ for (const L of LANGS) {
     for (const k of ['fit', 'stage-formal', 'hours', 'total', 'budget', 'warnings']) assert.ok(byRow[k], `row ${k}`);
     assert.ok(byRow.total.cells.every((c) => /[¥$]|CN¥|无可行方案|No option/.test(c)), byRow.total.cells.join(' | '));
     assert.match(await page.textContent('#compare tr.differs th'), new RegExp(L.differs));
+    assert.deepEqual(await axeViolations(page), [], 'the comparison is axe-clean');
+    // The form as it is (full fine-tuning now) against one saved project.
+    await rowOf(page, 'Plan B full').locator('input[data-compare]').uncheck();
+    await page.check('input[data-compare="current"]');
+    await page.waitForSelector('#compare table.compare-table');
+    const heads = await page.$$eval('#compare thead th', (ths) => ths.slice(1).map((th) => th.textContent));
+    assert.equal(heads.length, 2);
+    assert.ok(heads.includes('Plan A LoRA'), heads.join());
+    assert.equal(await page.$eval('#compare tr[data-row="model"]', (tr) => tr.classList.contains('differs')), true);
+    await page.uncheck('input[data-compare="current"]');
+    await rowOf(page, 'Plan B full').locator('input[data-compare]').check();
 
+    // Printed alone: the comparison shows, the rest of the page does not.
+    await page.emulateMedia({ media: 'print' });
+    await page.evaluate(() => document.body.classList.add('print-compare'));
+    const vis = (sel) => page.$eval(sel, (e) => getComputedStyle(e).visibility);
+    assert.equal(await vis('#compare table'), 'visible');
+    assert.equal(await vis('h1'), 'hidden');
+    await page.evaluate(() => document.body.classList.remove('print-compare'));
+    assert.equal(await page.$eval('#projects', (e) => getComputedStyle(e).display), 'none', 'the plan\'s own printout leaves the projects out');
+    await page.emulateMedia({ media: 'screen' });
     const [md] = await Promise.all([page.waitForEvent('download'), page.click('#compare-export')]);
     const mdText = await readFile(await md.path(), 'utf8');
     assert.match(mdText, /Plan A LoRA \| Plan B full/);

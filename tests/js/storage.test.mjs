@@ -214,3 +214,12 @@ test('the file: projects and quotes together (schema 3); old quote files still r
   assert.equal(capped.projects.length, MAX_PROJECTS);
   assert.equal(capped.skipped + capped.over, 5);
 });
+
+test('a backup that does not fit removes no older backup', () => {
+  const mem = new MemoryStorage(400);
+  const store = new Store(mem);
+  for (let i = 0; i < BACKUPS_PER_KEY; i += 1) assert.ok(store.backup('k', `v${i}`, new Date(Date.UTC(2026, 0, 1, 0, i))));
+  const before = backups(mem, 'k');
+  assert.equal(store.backup('k', 'w'.repeat(300)), null);
+  assert.deepEqual(backups(mem, 'k'), before);
+});

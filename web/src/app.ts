@@ -106,6 +106,8 @@ export class App implements Ctx, ProjectsCtx {
     }
     this.state = s;
     this.openProjectId = '';
+    // Like a link opened: the stored last inputs are backed up before the first edit replaces them.
+    this.lastFromLink = true;
     this.renderAll();
   }
 

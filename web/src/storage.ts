@@ -120,10 +120,12 @@ export class Store {
     const same = existing.find((k) => this.read(k) === raw);
     if (same) return same;
     if (raw.length > BACKUP_MAX_CHARS) return null;
-    for (const old of existing.slice(0, Math.max(0, existing.length - (BACKUPS_PER_KEY - 1)))) this.remove(old);
     let name = `${key}.backup.${now.toISOString()}`;
     for (let i = 2; this.read(name) !== null && this.read(name) !== undefined; i += 1) name = `${key}.backup.${now.toISOString()}-${i}`;
-    return this.write(name, raw) ? name : null;
+    if (!this.write(name, raw)) return null;
+    // Only once the new copy is kept do the oldest go (keys sort by time).
+    for (const old of existing.slice(0, Math.max(0, existing.length - (BACKUPS_PER_KEY - 1)))) this.remove(old);
+    return name;
   }
 }
 

@@ -93,7 +93,7 @@ export function compareRows(ctx: Ctx, entries: CompareEntry[]): CompareRow[] {
       if (p.feasible === false) return t('budget.infeasible');
       return t(p.within_budget === false ? 'compare.over' : 'compare.within', { budget: money(lang, p.budget, String(p.currency ?? 'CNY')) });
     }) },
-    { key: 'warnings', title: t('compare.warnings'), cells: each((r) => r.warnings.slice(0, 3).map((w) => w.message).join(t('list.sep')) || '—') },
+    { key: 'warnings', title: t('compare.warnings'), cells: each((r) => r.warnings.slice(0, 3).map((w) => w.message).join('\n') || '—') },
   ];
   return rows.map((r) => ({ ...r, differs: new Set(r.cells).size > 1 }));
 }

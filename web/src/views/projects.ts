@@ -32,7 +32,7 @@ function savedAt(ctx: Ctx, iso: string): string {
     : new Intl.DateTimeFormat(ctx.lang, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
 
-function compareBox(ctx: ProjectsCtx, id: string, name: string): HTMLElement {
+function compareBox(ctx: ProjectsCtx, id: string, name: string, inTable = true): HTMLElement {
   const boxId = uid('cmp');
   const box = h('input', { type: 'checkbox', id: boxId, checked: ctx.compareIds.includes(id), 'data-compare': id });
   box.addEventListener('change', () => {
@@ -44,12 +44,15 @@ function compareBox(ctx: ProjectsCtx, id: string, name: string): HTMLElement {
     }
     ctx.setCompare(box.checked ? [...rest, id] : rest);
   });
-  return h('span', { class: 'check' }, box, h('label', { for: boxId }, ctx.t('compare.pick', { name })));
+  // In the list the visible word is short (a phone's column is narrow); the label still names the plan.
+  const text = inTable ? [ctx.t('compare.pick_short'), h('span', { class: 'sr-only' }, ` ${ctx.t('compare.pick', { name })}`)] : ctx.t('compare.pick', { name });
+  return h('span', { class: 'check' }, box, h('label', { for: boxId }, text));
 }
 
 function projectRow(ctx: ProjectsCtx, p: Project): HTMLElement {
   const { t } = ctx;
-  const name = h('th', { scope: 'row' }, p.name, ctx.openProjectId === p.id ? h('span', { class: 'badge' }, t('projects.is_open')) : null);
+  const name = h('th', { scope: 'row' }, p.name, ctx.openProjectId === p.id ? h('span', { class: 'badge' }, t('projects.is_open')) : null,
+    h('span', { class: 'saved-at' }, t('projects.saved_on', { date: savedAt(ctx, p.saved_at) })));
   const rename = (): void => {
     const inputId = uid('rn');
     const input = h('input', { id: inputId, type: 'text', value: p.name, maxlength: MAX_NAME, autocomplete: 'off' });
@@ -61,7 +64,6 @@ function projectRow(ctx: ProjectsCtx, p: Project): HTMLElement {
   };
   return h('tr', { 'data-project': p.id },
     name,
-    h('td', null, savedAt(ctx, p.saved_at)),
     h('td', { class: 'actions' },
       button(t('projects.open'), () => ctx.openProject(p.id), { 'aria-label': `${t('projects.open')}: ${p.name}` }),
       ctx.openProjectId === p.id ? button(t('projects.update'), () => ctx.updateProject(p.id), { 'aria-label': `${t('projects.update')}: ${p.name}` }) : null,
@@ -109,12 +111,12 @@ export function projectsView(ctx: ProjectsCtx): HTMLElement {
       nameInput,
       button(t('projects.save'), () => ctx.saveProject(nameInput.value), { id: 'project-save' })),
     ctx.projects.length
-      ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('section.projects') },
+      ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('projects.list') },
           h('table', { class: 'projects' },
-            h('thead', null, h('tr', null, ['projects.name', 'projects.saved_at', 'projects.actions', 'compare.title'].map((k) => h('th', { scope: 'col' }, t(k as never))))),
+            h('thead', null, h('tr', null, ['projects.name', 'projects.actions', 'compare.title'].map((k) => h('th', { scope: 'col' }, t(k as never))))),
             h('tbody', null, ctx.projects.map((p) => projectRow(ctx, p)))))
       : h('p', { class: 'muted' }, t('projects.empty')),
-    h('p', null, compareBox(ctx, 'current', t('compare.current'))),
+    h('p', null, compareBox(ctx, 'current', t('compare.current'), false)),
     compare,
     h('div', { class: 'actions' },
       button(t('projects.export'), () => ctx.exportProjects(), { id: 'projects-export' }),
