@@ -94,9 +94,9 @@ run_tests() {
   say "plan() in wasm: full plan within the 5 ms median budget"
   node tools/bench_plan.mjs build/wasm/bin/gpuplan.js --iterations 300 --budget-ms 5
   # The page's weight (issue #7): bytes only, no timing, so a loaded runner
-  # cannot flake it: dist/index.html gzipped within 150 KiB
-  # (docs/performance.md; 149.9 KiB on 2026-11-30).
-  say "page weight: dist/index.html gzipped within the 150 KiB budget"
+  # cannot flake it: dist/index.html gzipped within 175 KiB (issue #16 raised
+  # it from 150 for the planner's new fields; docs/performance.md).
+  say "page weight: dist/index.html gzipped within the 175 KiB budget"
   node tools/bench_page.mjs --weight-only
 }
 

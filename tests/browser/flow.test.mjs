@@ -124,7 +124,7 @@ test('exports: Markdown, CSV and JSON; JSON matches the native CLI', async () =>
   assert.match(md, /^# Thesis \\\| runs/);
   assert.match(md, /\| Weights \|/);
   const csv = await grab('Export CSV');
-  assert.match(csv.split('\r\n')[0], /^gpu_id,gpu,memory_bytes,fits,count,hours/);
+  assert.match(csv.split('\r\n')[0], /^gpu_id,gpu,memory_bytes,fit,count,wall_hours,wall_hours_low,wall_hours_high,gpu_hours,platform,billing,run_cost_CNY/);
   assert.ok(csv.split('\r\n').length >= 3);
   const json = JSON.parse(await grab('Export JSON'));
   const cli = process.env.GPUPLAN_CLI || path.join(root, 'build/native/bin/gpuplan');

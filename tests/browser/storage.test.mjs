@@ -13,11 +13,13 @@ const QUOTE = '[data-key="quote/autodl/rtx-4090/on-demand"]';
 test('an edited price survives a reload and changes the cost', async () => {
   const { page, context } = await open(browser, { locale: 'zh-CN' });
   await page.click('[data-platform="autodl"] summary');
-  const costBefore = await page.textContent('table.gpus tr[data-gpu="rtx-4090"] td:nth-child(5)');
+  // The plan's total: the planner prices the quote (the GPU table shows the
+  // planner's gpus[].cost, which responses before contract v1.1 lack).
+  const costBefore = await page.textContent('#budget-total');
   await page.fill(QUOTE, '0.5');
   await page.press(QUOTE, 'Tab');
   await page.waitForSelector('[data-quote-row="autodl/rtx-4090/on-demand"]');
-  const costAfter = await page.textContent('table.gpus tr[data-gpu="rtx-4090"] td:nth-child(5)');
+  const costAfter = await page.textContent('#budget-total');
   assert.notEqual(costAfter, costBefore);
   const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('gpuplan.prices')));
   assert.equal(stored.schema, 2);
@@ -26,7 +28,7 @@ test('an edited price survives a reload and changes the cost', async () => {
   await page.waitForSelector('#memory-total');
   await page.click('[data-platform="autodl"] summary');
   assert.equal(await page.inputValue(QUOTE), '0.5');
-  assert.equal(await page.textContent('table.gpus tr[data-gpu="rtx-4090"] td:nth-child(5)'), costAfter);
+  assert.equal(await page.textContent('#budget-total'), costAfter);
   // Reset to the catalog keeps an undo, and undo brings the quote back.
   await page.click('text=恢复目录价格');
   assert.equal(await page.evaluate(() => localStorage.getItem('gpuplan.prices')), null);

@@ -3,35 +3,36 @@
 import { download, h, replaceChildren } from './dom';
 import { iframeSnippet, isEmbed, reportHeight } from './embed';
 import { toCsv, toJson, toMarkdown } from './export';
-import { gib, hours, money, num } from './format';
+import { gib, hours, num } from './format';
 import { detectLang, translator, type Lang, type T } from './i18n';
-import { loadQuotes, saveQuotes, type Notice, type Quote } from './prices';
-import { toRequest, type Request } from './request';
-import { decodeHash, defaultState, encodeHash, type State } from './state';
+import { capQuotes, loadQuotes, MAX_QUOTES, parseImport, saveQuotes, setAsideCount, type Notice, type Quote, type Reason } from './prices';
+import { Store } from './storage';
+import {
+  LAST_KEY, loadLast, loadProjects, MAX_PROJECTS, mergeProjects, newId, saveLast, saveProjects, serializeFile, uniqueName,
+  type Project, type StoredStatus,
+} from './storage_state';
+import { effectiveScope, toRequest, type Request } from './request';
+import { applyPatch, decodeHash, defaultState, encodeHash, type State, type StatePatch } from './state';
 import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from './types';
 import { budgetOf, budgetView } from './views/budget';
 import type { Ctx } from './views/context';
-import { button, selectField, textField } from './views/controls';
+import { button, checkField, selectField, textField } from './views/controls';
 import { gpusView } from './views/gpus';
 import { stagesView, workloadView } from './views/inputs';
 import { memoryView } from './views/memory';
 import { platformsView } from './views/platforms';
+import { printView } from './views/print';
 import { scenarioView } from './views/scenario';
+import { cash, catalogAge, gpuName, platformName, withStageNames } from './views/words';
+import { compareEntries, type CompareEntry } from './views/compare';
+import { projectsView, type ProjectsCtx } from './views/projects';
 
 declare const __GPUPLAN_VERSION__: string;
 export const VERSION = typeof __GPUPLAN_VERSION__ === 'string' ? __GPUPLAN_VERSION__ : 'dev';
 
 interface Note { id: number; text: string; kind: 'info' | 'error'; action?: { label: string; run: () => void } }
 
-function storage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
-export class App implements Ctx {
+export class App implements Ctx, ProjectsCtx {
   state: State;
   lang: Lang;
   t: T;
@@ -40,6 +41,15 @@ export class App implements Ctx {
   response: PlanResponse | null = null;
   error: PlanError['error'] | null = null;
   embed: boolean;
+  // Every persisted thing goes through this one guarded store (storage.ts).
+  readonly store = Store.open();
+  projects: Project[] = [];
+  openProjectId = '';
+  compareIds: string[] = [];
+  // Said once per session: storage is off, or full.
+  private storageSaid = new Set<string>();
+  // When a share link replaced the stored last inputs: the first save keeps a backup of them.
+  private lastFromLink = false;
   private notes: Note[] = [];
   private noteId = 0;
   private figureMarked = false;
@@ -50,21 +60,104 @@ export class App implements Ctx {
     this.gpuIndex = new Map(catalog.gpus.map((g) => [g.id, g]));
     this.embed = isEmbed(location.search);
     const fromHash = decodeHash(location.hash);
-    this.state = fromHash && fromHash !== 'invalid' ? fromHash : defaultState();
+    const last = loadLast(this.store);
+    // A share link always wins over the stored inputs (and never touches a project).
+    const restored = !(fromHash && fromHash !== 'invalid') && last.state !== null;
+    this.state = fromHash && fromHash !== 'invalid' ? fromHash : last.state ?? defaultState();
+    this.lastFromLink = !!fromHash && fromHash !== 'invalid' && last.state !== null;
     this.lang = this.state.lang || detectLang(navigator.languages ?? [navigator.language]);
     this.t = translator(this.lang);
-    if (fromHash === 'invalid') this.notify(this.t('notice.bad_link'), 'error');
+    const t = this.t;
+    if (!this.store.available) this.storageFailed('unavailable');
+    if (fromHash === 'invalid') this.notify(t(restored ? 'notice.bad_link_last' : 'notice.bad_link'), 'error');
+    if (restored) {
+      this.notify(t('notice.restored'), 'info', { label: t('notice.start_fresh'), run: () => this.startFresh() });
+    } else if (this.lastFromLink && last.state && JSON.stringify(last.state) !== JSON.stringify(this.state)) {
+      const mine = last.state;
+      this.notify(t('notice.link_over_last'), 'info', { label: t('notice.back_to_last'), run: () => this.set(mine, { inputs: true }) });
+    }
+    this.storedNotice(last.found, 'notice.last');
     const known = { platforms: new Set(catalog.platforms.map((p) => p.id)), gpus: new Set(catalog.gpus.map((g) => g.id)) };
-    const loaded = loadQuotes(storage(), known);
+    const loaded = loadQuotes(this.store, known);
     this.quotes = loaded.quotes;
     for (const n of loaded.notices) this.storageNotice(n);
-    window.addEventListener('hashchange', () => {
-      const s = decodeHash(location.hash);
-      if (s && s !== 'invalid' && location.hash !== encodeHash(this.state)) {
-        this.state = s;
-        this.renderAll();
-      }
-    });
+    const projects = loadProjects(this.store);
+    this.projects = projects.projects;
+    this.storedNotice(projects.found, 'notice.projects');
+    if (projects.skipped) this.notify(t('projects.skipped', { n: projects.skipped }), 'error', this.backupAction(projects.backupKey, 'gpuplan-projects-backup.json'));
+    // The address bar holds the state shown, so "Copy link" copies it.
+    if (fromHash === 'invalid' || restored) this.writeHash();
+    window.addEventListener('hashchange', () => this.hashChanged());
+  }
+
+  private writeHash(): void {
+    history.replaceState(null, '', `${location.pathname}${location.search}${encodeHash(this.state)}`);
+  }
+
+  // A link opened or edited while the page is open (issue #20, item 9): a
+  // broken one is said and replaced by the state's own; a good one is shown.
+  private hashChanged(): void {
+    const s = decodeHash(location.hash);
+    if (location.hash === encodeHash(this.state)) return;
+    if (s === 'invalid' || s === null) {
+      if (s === 'invalid') this.notify(this.t('notice.bad_link_kept'), 'error');
+      this.writeHash();
+      return;
+    }
+    this.state = s;
+    this.openProjectId = '';
+    // Like a link opened: the stored last inputs are backed up before the first edit replaces them.
+    this.lastFromLink = true;
+    this.renderAll();
+  }
+
+  private startFresh(): void {
+    const before = this.state;
+    this.openProjectId = '';
+    this.set(defaultState(), { inputs: true });
+    this.notify(this.t('notice.started_fresh'), 'info', { label: this.t('undo'), run: () => this.set(before, { inputs: true }) });
+  }
+
+  private backupAction(key: string | null, file: string): Note['action'] {
+    return key ? { label: this.t('notice.download_backup'), run: () => download(file, this.store.read(key) ?? '', 'application/json') } : undefined;
+  }
+
+  // A value that stays in place because not even its backup fits: the user
+  // can take it as a file and clear it, and storage works again.
+  private keptAction(key: string, file: string): Note['action'] {
+    return {
+      label: this.t('notice.download_clear'),
+      run: () => {
+        download(file, this.store.read(key) ?? '', 'application/json');
+        this.store.unlock(key);
+        this.store.remove(key);
+        this.notify(this.t('notice.cleared'));
+      },
+    };
+  }
+
+  private storedNotice(found: StoredStatus, prefix: 'notice.last' | 'notice.projects'): void {
+    const t = this.t;
+    const key = prefix === 'notice.last' ? LAST_KEY : 'gpuplan.projects';
+    const file = prefix === 'notice.last' ? 'gpuplan-last-backup.json' : 'gpuplan-projects-backup.json';
+    if (found.status === 'corrupt' || found.status === 'newer') {
+      const what = t(`${prefix}.${found.status}` as never, { v: found.version ?? '' });
+      const where = t(found.backupKey ? 'notice.backed_up' : 'notice.kept_in_place');
+      this.notify(`${what} ${where}`, 'error', found.backupKey ? this.backupAction(found.backupKey, file) : this.keptAction(key, file));
+    } else if (found.status === 'migrated') this.notify(t(`${prefix}.migrated` as never, { from: found.from }));
+  }
+
+  // Storage off or full: said once, in words, and nothing is lost.
+  private storageFailed(why: 'unavailable' | 'full'): void {
+    if (this.storageSaid.has(why)) return;
+    this.storageSaid.add(why);
+    this.notify(this.t(why === 'full' ? 'notice.full' : 'notice.cannot_remember'), 'error');
+  }
+
+  // After a write: says why it failed, if it did (a locked key is already explained).
+  private saved(ok: boolean): boolean {
+    if (!ok && this.store.failure) this.storageFailed(this.store.failure);
+    return ok;
   }
 
   gpu(id: string): CatalogGpu | undefined {
@@ -73,28 +166,161 @@ export class App implements Ctx {
 
   private storageNotice(n: Notice): void {
     const t = this.t;
-    const backupAction = (key: string) => ({ label: t('notice.download_backup'), run: () => download('gpuplan-prices-backup.json', storage()?.getItem(key) ?? '', 'application/json') });
+    const file = 'gpuplan-prices-backup.json';
     switch (n.kind) {
-      case 'migrated': this.notify(t('notice.migrated', { from: n.from, n: n.count })); break;
-      case 'dropped': this.notify(t('notice.dropped', { n: n.count }), 'error'); break;
-      case 'corrupt': this.notify(t('notice.corrupt'), 'error', backupAction(n.backupKey)); break;
-      case 'newer': this.notify(t('notice.newer', { v: n.version }), 'error', backupAction(n.backupKey)); break;
-      case 'unavailable': this.notify(t('notice.unavailable'), 'error'); break;
+      case 'loaded': {
+        // One notice (issue #20, item 7): the upgrade, then each reason a quote was set aside.
+        const parts: string[] = [];
+        if (n.from !== undefined) parts.push(t('notice.migrated', { from: n.from, n: n.kept }));
+        const aside = setAsideCount(n.setAside);
+        if (aside) {
+          const reasons = (Object.entries(n.setAside) as [Reason, number][]).map(([r, c]) => t(`reason.${r}` as never, { n: c, max: MAX_QUOTES }));
+          parts.push(t('notice.set_aside', { n: aside, reasons: reasons.join(t('list.sep')) }));
+        }
+        if (n.backupKey || n.inPlace) parts.push(t(n.backupKey ? 'notice.backed_up' : 'notice.kept_in_place'));
+        this.notify(parts.join(' '), aside ? 'error' : 'info', n.backupKey ? this.backupAction(n.backupKey, file) : n.inPlace ? this.keptAction('gpuplan.prices', file) : undefined);
+        break;
+      }
+      case 'corrupt':
+        this.notify(`${t('notice.quotes_corrupt')} ${t(n.backupKey ? 'notice.backed_up' : 'notice.kept_in_place')}`, 'error',
+          n.backupKey ? this.backupAction(n.backupKey, file) : this.keptAction(n.key, file));
+        break;
+      case 'newer':
+        this.notify(`${t('notice.quotes_newer', { v: n.version })} ${t(n.backupKey ? 'notice.backed_up' : 'notice.kept_in_place')}`, 'error',
+          n.backupKey ? this.backupAction(n.backupKey, file) : this.keptAction(n.key, file));
+        break;
+      case 'unavailable': this.storageFailed('unavailable'); break;
     }
   }
 
-  set(patch: Partial<State>, how: { inputs?: boolean; now?: boolean } = {}): void {
-    this.state = { ...this.state, ...patch };
-    history.replaceState(null, '', `${location.pathname}${location.search}${encodeHash(this.state)}`);
+  set(patch: StatePatch, how: { inputs?: boolean; now?: boolean } = {}): void {
+    this.state = applyPatch(this.state, patch);
+    this.writeHash();
+    this.remember();
     if (how.inputs) this.renderAll();
     else this.renderResults();
   }
 
+  apply(patch: Partial<State>, what: string): void {
+    const before = this.state;
+    this.set(patch, { inputs: true });
+    this.notify(this.t('applied', { what }), 'info', { label: this.t('undo'), run: () => this.set(before, { inputs: true }) });
+  }
+
+  // The last inputs, kept for the next visit. The first save after a share
+  // link replaced them keeps a backup of what was there (bounded).
+  private remember(): void {
+    if (this.lastFromLink) {
+      const raw = this.store.read(LAST_KEY);
+      if (raw) this.store.backup(LAST_KEY, raw);
+      this.lastFromLink = false;
+    }
+    this.saved(saveLast(this.store, this.state));
+  }
+
   setQuotes(quotes: Quote[], message?: string): void {
-    this.quotes = quotes;
-    if (!saveQuotes(storage(), quotes)) this.notify(this.t('notice.unsaved'), 'error');
-    else if (message) this.notify(message);
+    const capped = capQuotes(quotes);
+    this.quotes = capped.quotes;
+    if (capped.over) this.notify(this.t('quotes.capped', { max: MAX_QUOTES, n: capped.over }), 'error');
+    if (!this.saved(saveQuotes(this.store, this.quotes))) {
+      if (this.store.available) this.notify(this.t('notice.unsaved'), 'error');
+    } else if (message) this.notify(message);
     this.renderResults();
+  }
+
+  // --- named projects (views/projects.ts) ---------------------------------
+
+  private storeProjects(projects: Project[], message: string, undo?: Project[]): void {
+    this.projects = projects;
+    const ok = this.saved(saveProjects(this.store, projects));
+    this.notify(ok ? message : `${message} ${this.t('projects.unsaved')}`, ok ? 'info' : 'error',
+      undo ? { label: this.t('undo'), run: () => this.storeProjects(undo, this.t('projects.restored')) } : undefined);
+    this.renderResults();
+  }
+
+  saveProject(name: string): void {
+    if (this.projects.length >= MAX_PROJECTS) {
+      this.notify(this.t('projects.full', { max: MAX_PROJECTS }), 'error');
+      return;
+    }
+    const p: Project = { id: newId(), name: uniqueName(name || this.state.title || this.t('projects.default_name'), this.projects), saved_at: new Date().toISOString(), state: this.state };
+    this.openProjectId = p.id;
+    this.storeProjects([...this.projects, p], this.t('projects.saved', { name: p.name }));
+  }
+
+  updateProject(id: string): void {
+    const p = this.projects.find((x) => x.id === id);
+    if (!p) return;
+    this.storeProjects(this.projects.map((x) => (x.id === id ? { ...x, state: this.state, saved_at: new Date().toISOString() } : x)), this.t('projects.updated', { name: p.name }), this.projects);
+  }
+
+  openProject(id: string): void {
+    const p = this.projects.find((x) => x.id === id);
+    if (!p) return;
+    const before = this.state;
+    this.openProjectId = id;
+    this.set(p.state, { inputs: true });
+    this.notify(this.t('projects.opened', { name: p.name }), 'info', { label: this.t('undo'), run: () => { this.openProjectId = ''; this.set(before, { inputs: true }); } });
+  }
+
+  renameProject(id: string, name: string): void {
+    const p = this.projects.find((x) => x.id === id);
+    const clean = name.trim();
+    if (!p || !clean || clean === p.name) return;
+    const next = uniqueName(clean, this.projects, id);
+    this.storeProjects(this.projects.map((x) => (x.id === id ? { ...x, name: next } : x)), this.t('projects.renamed', { name: next }), this.projects);
+  }
+
+  duplicateProject(id: string): void {
+    const p = this.projects.find((x) => x.id === id);
+    if (!p) return;
+    if (this.projects.length >= MAX_PROJECTS) {
+      this.notify(this.t('projects.full', { max: MAX_PROJECTS }), 'error');
+      return;
+    }
+    const copy: Project = { ...p, id: newId(), name: uniqueName(this.t('projects.copy_name', { name: p.name }), this.projects), saved_at: new Date().toISOString() };
+    this.storeProjects([...this.projects, copy], this.t('projects.saved', { name: copy.name }));
+  }
+
+  deleteProject(id: string): void {
+    const p = this.projects.find((x) => x.id === id);
+    if (!p) return;
+    if (this.openProjectId === id) this.openProjectId = '';
+    this.compareIds = this.compareIds.filter((x) => x !== id);
+    this.storeProjects(this.projects.filter((x) => x.id !== id), this.t('projects.deleted', { name: p.name }), this.projects);
+  }
+
+  exportProjects(): void {
+    download('gpuplan-projects.json', serializeFile(this.projects, this.quotes), 'application/json');
+  }
+
+  importProjects(text: string): void {
+    const known = { platforms: new Set(this.catalog.platforms.map((p) => p.id)), gpus: new Set(this.catalog.gpus.map((g) => g.id)) };
+    const parsed = parseImport(text, known);
+    if (!parsed) {
+      this.notify(this.t('projects.import.bad'), 'error');
+      return;
+    }
+    const merged = mergeProjects(this.projects, parsed.doc);
+    this.projects = merged.projects;
+    const projectsOk = this.saved(saveProjects(this.store, this.projects));
+    const message = this.t('projects.imported', { n: merged.added, q: parsed.quotes.length, skipped: merged.skipped + parsed.rejected + merged.over });
+    if (!projectsOk) this.notify(this.t('projects.unsaved'), 'error');
+    const byKey = new Map(this.quotes.map((q) => [`${q.platform}/${q.gpu}/${q.billing}`, q]));
+    for (const q of parsed.quotes) byKey.set(`${q.platform}/${q.gpu}/${q.billing}`, q);
+    this.setQuotes([...byKey.values()], message);
+  }
+
+  setCompare(ids: string[]): void {
+    this.compareIds = ids.slice(0, 3);
+    this.renderResults();
+  }
+
+  // The entries to compare: 'current' is the form as it is now.
+  compareList(): CompareEntry[] {
+    return compareEntries(this, this.compareIds.map((id) => (id === 'current'
+      ? { label: this.t('compare.current'), state: this.state }
+      : ((p) => (p ? { label: p.name, state: p.state } : null))(this.projects.find((x) => x.id === id)))).filter((x): x is { label: string; state: State } => x !== null));
   }
 
   notify(text: string, kind: 'info' | 'error' = 'info', action?: Note['action']): void {
@@ -164,7 +390,9 @@ export class App implements Ctx {
       h('a', { class: 'skip', href: '#results' }, t('skip')),
       this.header(),
       notes,
-      h('main', { class: 'layout' }, inputs, h('div', { class: 'side', id: 'results', tabindex: -1 }, summary, results)),
+      // The headline first in the document: on a phone it is above the form
+      // (issue #16 item 7); on a wide screen it sits atop the results column.
+      h('main', { class: 'layout' }, summary, inputs, h('div', { class: 'side', id: 'results', tabindex: -1 }, results)),
       live,
       this.footer());
     this.root.removeAttribute('aria-busy');
@@ -205,9 +433,9 @@ export class App implements Ctx {
         this.error.path ? h('code', null, ` (${this.error.path})`) : null));
     }
     const warnings = this.response?.warnings ?? [];
-    if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, w.message))));
+    if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, withStageNames(this, w.message)))));
     out.push(memoryView(this, (run) => window.setTimeout(run, 0)));
-    if (!figureOnly) out.push(gpusView(this), platformsView(this), budgetView(this));
+    if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
     replaceChildren(this.els.results, out);
     if (!figureOnly) this.renderSummary();
     const name = document.getElementById('project-name');
@@ -239,17 +467,20 @@ export class App implements Ctx {
     let text: string;
     if (this.error) text = `${t('error.title')} ${this.error.message}`;
     else if (!r) text = t('memory.none');
+    else if (b && !b.feasible) text = t('summary.infeasible', { mem: gib(lang, r.memory.per_gpu.total_bytes) });
     else if (b && b.stages.length) {
       const s = b.stages.find((x) => x.stage === 'formal') ?? b.stages[0];
-      const p = this.catalog.platforms.find((x) => x.id === s.platform);
       text = t('summary.plan', {
-        mem: gib(lang, r.memory.per_gpu.total_bytes), gpu: this.gpu(s.gpu)?.name ?? s.gpu, n: num(lang, s.count),
-        platform: p ? (lang === 'zh-CN' ? p.name_zh ?? p.name : p.name) : '—',
-        total: money(lang, b.total, b.currency), time: hours(lang, b.wallHours),
+        mem: gib(lang, r.memory.per_gpu.total_bytes), gpu: gpuName(this, s.gpu), n: num(lang, s.count),
+        platform: platformName(this, s.platform), total: cash(this, b.total, b.currency), time: hours(lang, b.wallHours),
       });
     } else text = t('summary.memory', { mem: gib(lang, r.memory.per_gpu.total_bytes), rec: gib(lang, r.memory.recommended_bytes) });
-    replaceChildren(this.els.summary, h('h2', { class: 'sr-only' }, t('summary.title')), h('p', { id: 'summary-text' }, text));
+    replaceChildren(this.els.summary, h('h2', { class: 'sr-only' }, t('summary.title')), h('p', { id: 'summary-text' }, text),
+      b && b.feasible && b.within === false ? h('p', { class: 'badge bad' }, t('summary.over')) : null,
+      h('p', { class: 'jump' }, h('a', { href: '#budget' }, t('summary.jump'))));
     if (this.els.live.textContent !== text) this.els.live.textContent = text;
+    // Jumping to a section leaves its heading below the sticky summary.
+    document.documentElement.style.setProperty('--summary-h', `${Math.ceil(this.els.summary.getBoundingClientRect().height) + 16}px`);
   }
 
   private header(): HTMLElement {
@@ -270,6 +501,9 @@ export class App implements Ctx {
         textField({ id: 'project-title', label: t('project.title'), value: this.state.title, max: 200, placeholder: t('project.placeholder') }, (title) => this.set({ title })),
         selectField({ id: 'display-currency', label: t('currency.display'), value: this.state.currency, options: [{ value: 'CNY', label: '¥ CNY' }, { value: 'USD', label: '$ USD' }] },
           (v) => this.set({ currency: v === 'USD' ? 'USD' : 'CNY' })),
+        // contract v1.1 prefs.scope: checked = global.
+        checkField({ id: 'scope-global', label: t('scope.global'), help: t('scope.global.help'), value: effectiveScope(this.state, this.lang) === 'global', path: 'prefs.scope' },
+          (on) => this.set({ scope: on ? 'global' : 'cn' }, { inputs: true })),
         langButton),
       h('p', { class: 'project', id: 'project-name', hidden: !this.state.title }, this.state.title),
       actions);
@@ -278,9 +512,11 @@ export class App implements Ctx {
   private footer(): HTMLElement {
     const t = this.t;
     const fx = this.catalog.fx;
+    const age = catalogAge(this);
     return h('footer', { class: 'foot' },
       h('p', null, t('footer.version', { version: VERSION, catalog: this.catalog.version })),
-      fx ? h('p', null, t('footer.fx', { rate: num(this.lang, fx.cny_per_usd, 2), as_of: fx.as_of ?? '—', source: fx.source ?? '—' })) : null,
+      h('p', { id: 'catalog-age' }, t('footer.age', { date: age.date || '—', days: age.days === null ? '—' : num(this.lang, age.days), stale: num(this.lang, age.stale), total: num(this.lang, age.total) })),
+      fx ? h('p', null, t('footer.fx', { rate: num(this.lang, fx.cny_per_usd, 4), as_of: fx.as_of ?? '—' })) : null,
       h('p', null, t('footer.privacy')));
   }
 

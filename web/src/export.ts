@@ -1,54 +1,113 @@
-// Exports: Markdown for a lab report or grant application, CSV of the GPU
-// table, JSON of the request and the response exactly as the planner saw them.
-import { gib, hours, money, num, percent } from './format';
+// Exports: Markdown a student can hand to a supervisor on its own (inputs,
+// plan, assumptions, sources, date), CSV of the GPU table, JSON of the request
+// and the response exactly as the planner saw them. Every figure is the
+// planner's, in the display currency (views/words.ts).
+import { gib, hours, num, percent } from './format';
 import { label } from './i18n';
+import { effectiveScope } from './request';
 import { stageRuns } from './state';
 import type { Ctx } from './views/context';
 import { budgetOf } from './views/budget';
-import { rows } from './views/gpus';
+import { rangeText, rows } from './views/gpus';
+import { cash, cashValue, catalogAge, gpuName, platformName, withStageNames } from './views/words';
 
 // Markdown table cells: user text must not break the table or become links.
 function md(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+!|<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
 }
 
-export function toMarkdown(ctx: Ctx, version: string): string {
+// The form's inputs, as lines "label: value": the same list the printout shows.
+export function inputLines(ctx: Ctx): [string, string][] {
   const { t, lang, state } = ctx;
-  const r = ctx.response;
-  const lines: string[] = [`# ${md(state.title || t('app.title'))}`, ''];
-  const model = state.source === 'preset'
-    ? ctx.catalog.models.find((m) => m.id === state.preset)?.name ?? state.preset
-    : `${t('model.source.custom')} (${num(lang, state.custom.params / 1e9, 2)}B)`;
+  const out: [string, string][] = [];
   const sc = state.science;
   if (state.mode === 'science') {
-    // Science mode has no model: the measured baseline describes the work.
-    lines.push(`- ${t('mode')}: ${label(t, 'mode', 'science')} · ${label(t, 'sci.kind', sc.kind)} · ${label(t, 'sci.precision', sc.precision)} · ${label(t, 'sci.bound', sc.bound)}`,
-      `- ${t('sci.baseline')}: ${md(ctx.gpu(sc.gpu)?.name ?? sc.gpu)} ×${sc.count} · ${num(lang, sc.rate, 3)} ${sc.unit}${sc.unit === 'hours' ? '' : ` · ${t('sci.job', { unit: sc.unit === 'ns/day' ? 'ns' : t('sci.steps') })}: ${num(lang, sc.job)}`}`, '');
-  } else lines.push(`- ${t('export.model')}: ${md(model)}`,
-    `- ${t('mode')}: ${label(t, 'mode', state.mode)}${state.mode === 'train' ? ` · ${label(t, 'method', state.method)}` : ''} · ${label(t, 'precision', state.precision)}`,
-    `- ${t('micro_batch')}: ${state.micro_batch} · ${t('seq_len')}: ${state.seq_len}`, '');
+    out.push([t('mode'), `${label(t, 'mode', 'science')} · ${label(t, 'sci.kind', sc.kind)} · ${label(t, 'sci.precision', sc.precision)} · ${label(t, 'sci.bound', sc.bound)}`],
+      [t('sci.baseline'), `${gpuName(ctx, sc.gpu)} ×${sc.count} · ${num(lang, sc.rate, 3)} ${sc.unit}${sc.unit === 'hours' ? '' : ` · ${t('sci.job', { unit: sc.unit === 'ns/day' ? 'ns' : t('sci.steps') })}: ${num(lang, sc.job)}`}`]);
+  } else {
+    const model = state.source === 'preset'
+      ? ctx.catalog.models.find((m) => m.id === state.preset)?.name ?? state.preset
+      : `${t('model.source.custom')} (${num(lang, state.custom.params / 1e9, 2)}B)`;
+    out.push([t('export.model'), model],
+      [t('mode'), `${label(t, 'mode', state.mode)}${state.mode === 'train' ? ` · ${label(t, 'method', state.method)}` : ''} · ${label(t, 'precision', state.precision)}`],
+      [t('micro_batch'), num(lang, state.micro_batch)],
+      [t('seq_len'), num(lang, state.seq_len)],
+      [t('samples'), num(lang, state.samples)]);
+    if (state.mode === 'train') out.push([t('epochs'), num(lang, state.epochs)]);
+    out.push([t('gpus'), `${num(lang, state.gpus)} · ${label(t, 'sharding', state.sharding)}`]);
+  }
+  for (const st of state.stages) {
+    out.push([label(t, 'stage', st.stage), st.on
+      ? t('export.stage', { n: num(lang, stageRuns(st)), seeds: st.seeds, sweep: st.sweep, ablations: st.ablations, pct: percent(lang, st.fraction) })
+      : t('export.stage.off')]);
+  }
+  out.push([t('budget.amount'), state.budget > 0 ? cash(ctx, state.budget, state.budget_currency) : t('export.none')],
+    [t('deadline'), state.deadline_days > 0 ? t('export.days', { n: num(lang, state.deadline_days) }) : t('export.none')],
+    [t('billing'), label(t, 'billing', state.billing)],
+    [t('scope.global'), t(effectiveScope(state, ctx.lang) === 'global' ? 'yes' : 'no')]);
+  return out;
+}
+
+// What every figure rests on, for the reader who was not at the keyboard.
+export function assumptionLines(ctx: Ctx): string[] {
+  const { t, lang } = ctx;
+  const r = ctx.response;
+  const out = [t('export.assume.memory', { pct: percent(lang, r?.memory.headroom ?? 0.3) }), t('export.assume.range'), t('export.assume.cost')];
+  const fx = ctx.catalog.fx;
+  if (fx) out.push(t('footer.fx', { rate: num(lang, fx.cny_per_usd, 4), as_of: fx.as_of ?? '—' }));
+  const age = catalogAge(ctx);
+  out.push(t('footer.age', { date: age.date || '—', days: age.days === null ? '—' : num(lang, age.days), stale: num(lang, age.stale), total: num(lang, age.total) }));
+  return out;
+}
+
+export function toMarkdown(ctx: Ctx, version: string, now = new Date()): string {
+  const { t, lang, state } = ctx;
+  const r = ctx.response;
+  const lines: string[] = [`# ${md(state.title || t('app.title'))}`, '', `${t('export.date')}: ${now.toISOString().slice(0, 10)}`, ''];
+  lines.push(`## ${t('export.inputs')}`, '');
+  for (const [k, v] of inputLines(ctx)) lines.push(`- ${md(k)}: ${md(v)}`);
+  lines.push('');
+  const b = budgetOf(ctx);
+  if (b) {
+    lines.push(`## ${t('section.budget')}`, '');
+    if (!b.feasible) lines.push(`**${t('budget.infeasible.title')}**`, '');
+    else lines.push(`**${t('budget.total')}: ${cash(ctx, b.total, b.currency)}**${b.budget !== undefined ? ` · ${t(b.within === false ? 'budget.over' : 'budget.within', { budget: cash(ctx, b.budget, b.currency) })}` : ''} · ${t('budget.wall.plan', { time: hours(lang, b.wallHours) })}`, '');
+    lines.push(`| ${t('budget.stage')} | ${t('budget.runs')} | GPU | ${t('platform.name')} | ${t('budget.gpu_hours')} | ${t('budget.wall')} | ${t('budget.cost')} |`,
+      '| --- | ---: | --- | --- | ---: | ---: | ---: |');
+    for (const s of b.stages) {
+      const st = state.stages.find((x) => x.stage === s.stage);
+      lines.push(s.feasible
+        ? `| ${md(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${md(gpuName(ctx, s.gpu))} ×${s.count} | ${md(platformName(ctx, s.platform))} · ${md(label(t, 'billing', s.billing))} | ${num(lang, s.gpuHours, 1)} | ${hours(lang, s.wallHours)} | ${cash(ctx, s.cost, b.currency)} |`
+        : `| ${md(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${t('budget.infeasible')} | — | — | — | — |`);
+    }
+    if (b.feasible) lines.push(`| **${t('budget.total')}** | | | | | | **${cash(ctx, b.total, b.currency)}** |`);
+    lines.push('');
+  }
   if (r) {
     lines.push(`## ${t('section.memory')}`, '', `| ${t('memory.component')} | GiB |`, '| --- | ---: |');
     for (const c of r.memory.components) lines.push(`| ${md(label(t, 'component', c.id))} | ${gib(lang, c.bytes)} |`);
     lines.push(`| **${t('memory.total')}** | **${gib(lang, r.memory.per_gpu.total_bytes)}** |`,
       `| ${t('memory.recommended', { pct: percent(lang, r.memory.headroom) })} | ${gib(lang, r.memory.recommended_bytes)} |`, '');
-    lines.push(`## ${t('section.gpus')}`, '', `| GPU | ${t('gpus.col.count')} | ${t('gpus.col.hours')} | ${t('gpus.col.cost')} | ${t('gpus.col.project')} |`, '| --- | ---: | ---: | ---: | ---: |');
-    for (const x of rows(ctx).filter((x) => x.gpu.fits).sort((a, b) => (a.runCost || Infinity) - (b.runCost || Infinity)).slice(0, 10)) {
-      lines.push(`| ${md(x.name)} | ${x.gpu.count} | ${hours(lang, x.gpu.hours)} | ${money(lang, x.runCost, state.currency)} | ${money(lang, x.projectCost, state.currency)} |`);
+    lines.push(`## ${t('section.gpus')}`, '', `| GPU | ${t('gpus.col.count')} | ${t('gpus.col.hours')} | ${t('gpus.col.gpu_hours')} | ${t('gpus.col.cost')} | ${t('platform.name')} |`, '| --- | ---: | ---: | ---: | ---: | --- |');
+    const priced = rows(ctx).filter((x) => x.fit !== 'no')
+      .sort((a, b2) => (cashValue(ctx, a.cost, a.costCurrency) || Infinity) - (cashValue(ctx, b2.cost, b2.costCurrency) || Infinity)).slice(0, 10);
+    for (const x of priced) {
+      const g = x.gpu;
+      lines.push(`| ${md(x.name)} | ${g.count} | ${hours(lang, g.hours)} | ${num(lang, g.hours * g.count, 1)} | ${cash(ctx, x.cost, x.costCurrency)} | ${md(typeof g.platform === 'string' ? `${platformName(ctx, g.platform)} · ${label(t, 'billing', String(g.billing ?? ''))}` : '—')} |`);
     }
+    if (priced[0]) lines.push('', md(rangeText(ctx, priced[0].gpu)));
     lines.push('');
   }
-  const b = budgetOf(ctx);
-  if (b) {
-    lines.push(`## ${t('section.budget')}`, '', `| ${t('budget.stage')} | ${t('budget.runs')} | GPU | ${t('budget.hours')} | ${t('budget.cost')} |`, '| --- | ---: | --- | ---: | ---: |');
-    for (const s of b.stages) {
-      const st = state.stages.find((x) => x.stage === s.stage);
-      lines.push(`| ${md(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${md(ctx.gpu(s.gpu)?.name ?? s.gpu)} ×${s.count} | ${hours(lang, s.hours)} | ${money(lang, s.cost, b.currency)} |`);
-    }
-    lines.push(`| **${t('budget.total')}** | | | | **${money(lang, b.total, b.currency)}** |`, '');
+  const warnings = r?.warnings ?? [];
+  if (warnings.length) {
+    lines.push(`## ${t('export.warnings')}`, '');
+    for (const w of warnings) lines.push(`- ${md(withStageNames(ctx, w.message))}`);
+    lines.push('');
   }
-  for (const w of r?.warnings ?? []) lines.push(`> ${md(w.message)}`);
-  lines.push('', `${t('export.footer', { version, catalog: ctx.catalog.version })}`);
+  lines.push(`## ${t('export.assumptions')}`, '');
+  for (const a of assumptionLines(ctx)) lines.push(`- ${md(a)}`);
+  lines.push('', `## ${t('export.sources')}`, '', `- ${md(t('export.sources.text'))}`, '',
+    `${t('export.footer', { version, catalog: ctx.catalog.version })}`);
   return lines.join('\n');
 }
 
@@ -60,12 +119,14 @@ function csvCell(v: string | number): string {
 }
 
 export function toCsv(ctx: Ctx): string {
-  const head = ['gpu_id', 'gpu', 'memory_bytes', 'fits', 'count', 'hours', 'hours_low', 'hours_high', 'platform', 'billing',
-    `per_gpu_hour_${ctx.state.currency}`, `run_cost_${ctx.state.currency}`, `project_cost_${ctx.state.currency}`];
+  const cur = ctx.state.currency;
+  const head = ['gpu_id', 'gpu', 'memory_bytes', 'fit', 'count', 'wall_hours', 'wall_hours_low', 'wall_hours_high', 'gpu_hours', 'platform', 'billing', `run_cost_${cur}`];
   const lines = [head.join(',')];
   for (const x of rows(ctx)) {
-    lines.push([x.gpu.id, x.name, x.memoryBytes, String(x.gpu.fits), x.gpu.count, x.gpu.hours, x.gpu.hours_low ?? '', x.gpu.hours_high ?? '',
-      x.best?.platform.id ?? '', x.best?.billing ?? '', x.best?.perGpuHour.typical ?? NaN, x.runCost, x.projectCost].map((v) => csvCell(v as string | number)).join(','));
+    const g = x.gpu;
+    lines.push([g.id, x.name, x.memoryBytes, x.fit, g.count, g.hours, g.hours_low ?? '', g.hours_high ?? '', g.hours * g.count,
+      typeof g.platform === 'string' ? g.platform : '', typeof g.billing === 'string' ? g.billing : '', cashValue(ctx, x.cost, x.costCurrency)]
+      .map((v) => csvCell(v as string | number)).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
 }

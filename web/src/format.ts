@@ -60,3 +60,93 @@ export function bigCount(lang: Lang, x: unknown): string {
   const v = safe(x);
   return v === null ? '—' : nf(lang, { notation: 'compact', maximumSignificantDigits: 3 }).format(v);
 }
+
+// --- money in the display currency --------------------------------------
+// The planner prices everything (docs/api.md, "Cost model") in one currency.
+// When the student shows another, the page only re-expresses the planner's
+// figure at the catalog's own published rate (catalog.fx), and says which
+// rate and of which day beside the figure: display, not pricing.
+export interface Fx { cny_per_usd: number; as_of?: string }
+
+// amount in `from`, shown in `to`; NaN when no usable rate (then "—").
+export function inCurrency(amount: unknown, from: string, to: string, fx: Fx | undefined): number {
+  const v = safe(amount);
+  if (v === null) return NaN;
+  if (from === to) return v;
+  const rate = fx?.cny_per_usd;
+  if (!rate || !Number.isFinite(rate) || rate <= 0) return NaN;
+  if (from === 'USD' && to === 'CNY') return v * rate;
+  if (from === 'CNY' && to === 'USD') return v / rate;
+  return NaN;
+}
+
+export function moneyIn(lang: Lang, amount: unknown, from: string, to: string, fx: Fx | undefined): string {
+  return money(lang, inCurrency(amount, from, to, fx), to);
+}
+
+// --- dates of prices ---------------------------------------------------------
+// Catalog dates are "2026", "2026-11" or "2026-11-30": a partial date counts
+// from the start of its period (the oldest it can be), so an uncertain date is
+// checked rather than trusted.
+export function parseAsOf(asOf: unknown): Date | null {
+  if (typeof asOf !== 'string') return null;
+  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/.exec(asOf);
+  if (!m) return null;
+  const d = new Date(Date.UTC(Number(m[1]), m[2] ? Number(m[2]) - 1 : 0, m[3] ? Number(m[3]) : 1));
+  return Number.isFinite(d.getTime()) ? d : null;
+}
+
+// Whole days from asOf to now (0 for a future or unparsable date: null).
+export function ageDays(asOf: unknown, now: Date): number | null {
+  const d = parseAsOf(asOf);
+  if (!d) return null;
+  return Math.max(0, Math.floor((now.getTime() - d.getTime()) / 86_400_000));
+}
+
+// Issue #14: a price older than six months is to be checked on the platform.
+export const STALE_MONTHS = 6;
+export function isStale(asOf: unknown, now: Date): boolean {
+  const d = parseAsOf(asOf);
+  if (!d) return true; // an undated price is never current
+  const limit = new Date(now.getTime());
+  limit.setUTCMonth(limit.getUTCMonth() - STALE_MONTHS);
+  return d.getTime() < limit.getTime();
+}
+
+// --- sources a student can open -------------------------------------------
+// Catalog sources are research notes: a host and path, then remarks (often in
+// English, with local file names or tags like "(S18)"). The page shows only
+// the site a student can open (github.com/owner/repo, or the host), or says
+// the figure is unverified; never a file name, a tag or a note in the other
+// language (issue #16 item 4, issue #14).
+const HOST = /\b((?:[a-z0-9-]+\.)+(?:com|cn|net|org|io|ai|app|co|dev|edu|gov|sh|info|tech|cloud|xyz))((?:\/[A-Za-z0-9_~-]+)*)/i;
+export type SourceLabel = { kind: 'site'; site: string } | { kind: 'seed' } | { kind: 'unverified' };
+export function sourceLabel(source: unknown): SourceLabel {
+  if (typeof source !== 'string' || !source.trim()) return { kind: 'unverified' };
+  const m = HOST.exec(source);
+  if (m) {
+    const host = m[1].toLowerCase();
+    // A repository is the part of a GitHub address a student can open as is.
+    const parts = m[2].split('/').filter(Boolean);
+    const site = host === 'github.com' && parts.length >= 2 ? `${host}/${parts[0]}/${parts[1]}` : host;
+    return { kind: 'site', site };
+  }
+  if (/seed article|种子文章|\b\d{3}_[0-9a-f]{6,}/i.test(source)) return { kind: 'seed' };
+  return { kind: 'unverified' };
+}
+
+// A scenario's source (catalog/scenarios.json) as a short citation: the
+// repository, the paper (authors, year, arXiv id), the site, or the name of
+// the document; never its file path or the note after it.
+export function citation(source: string): SourceLabel | { kind: 'cite'; text: string } {
+  const gh = /github:([\w.-]+\/[\w.-]+)/.exec(source);
+  if (gh) return { kind: 'site', site: `github.com/${gh[1]}` };
+  const authors = /^((?:[A-Z][\w'-]+(?:,\s*|\s+and\s+|\s+et al\.\s*)?)+)\s*(\d{4})\b/.exec(source);
+  const arxiv = /arXiv:(\d{4}\.\d{4,5})/.exec(source);
+  if (authors) return { kind: 'cite', text: `${authors[1].replace(/[,\s]+$/, '')} ${authors[2]}${arxiv ? `, arXiv:${arxiv[1]}` : ''}` };
+  const label = sourceLabel(source);
+  if (label.kind !== 'unverified') return label;
+  // A named document ("GROMACS manual, 'Mixed and double precision'"): its name.
+  const name = /^([^,(:'"]{2,40}?)\s*[,(:]/.exec(source);
+  return name ? { kind: 'cite', text: name[1] } : label;
+}

@@ -1,7 +1,9 @@
 // The user's own price quotes, kept in localStorage with a schema version.
 // Never silently lost: a stored value this page cannot read (corrupted, or
 // written by another version) is copied to a backup key before anything is
-// reset, and the page says so; a reset keeps the old list for undo.
+// reset (storage.ts, bounded), and the page says so; a reset keeps the old
+// list for undo.
+import { asRecord, loadVersioned, migrate, type Schema, type Store } from './storage';
 
 export interface Quote {
   platform: string;
@@ -13,129 +15,152 @@ export interface Quote {
 }
 
 export const PRICES_KEY = 'gpuplan.prices';
-export const BACKUP_KEY = 'gpuplan.prices.backup';
 export const SCHEMA = 2;
 // Schema 1 (the first drafts of this page) stored a map "platform/gpu" ->
 // CNY per GPU-hour, on-demand: {"version": 1, "quotes": {"autodl/rtx-4090": 2.5}}.
 // Schema 2 adds billing, currency and a note per quote.
 
+// The reasons a stored or imported quote is set aside, each counted.
+export type Reason = 'malformed' | 'platform' | 'gpu' | 'price' | 'currency' | 'duplicate' | 'cap';
+export type SetAside = Partial<Record<Reason, number>>;
+
+// At most this many quotes are kept: one person's quotes are a few dozen,
+// and every one travels in each plan() request (a list of 40 000 made the
+// request too large to plan, issue #20 item 6).
+export const MAX_QUOTES = 500;
+
+// One notice per load (issue #20, item 7): what was upgraded, what was set
+// aside and why, and where the original went.
 export type Notice =
-  | { kind: 'migrated'; from: number; count: number }
-  | { kind: 'corrupt'; backupKey: string }
-  | { kind: 'newer'; version: number; backupKey: string }
-  | { kind: 'dropped'; count: number }
+  // backupKey: where the set-aside entries went (null: none needed, or inPlace:
+  // they did not fit, and the stored list is left as it was, locked).
+  | { kind: 'loaded'; from?: number; kept: number; setAside: SetAside; backupKey: string | null; inPlace: boolean }
+  | { kind: 'corrupt'; backupKey: string | null; key: string }
+  | { kind: 'newer'; version: number; backupKey: string | null; key: string }
   | { kind: 'unavailable' };
 
 export interface Known { platforms: Set<string>; gpus: Set<string> }
 
-const BILLINGS = ['on-demand', 'spot', 'monthly', 'yearly', 'off-peak'];
+const BILLINGS = ['on-demand', 'spot', 'monthly', 'yearly', 'off-peak', 'weekly', 'daily'];
 
-export function validQuote(x: unknown, known: Known): Quote | null {
-  if (!x || typeof x !== 'object') return null;
+// The quote, or the reason it cannot be one.
+export function checkQuote(x: unknown, known: Known): Quote | Exclude<Reason, 'duplicate' | 'cap'> {
+  if (!x || typeof x !== 'object' || Array.isArray(x)) return 'malformed';
   const o = x as Record<string, unknown>;
-  if (typeof o.platform !== 'string' || !known.platforms.has(o.platform)) return null;
-  if (typeof o.gpu !== 'string' || !known.gpus.has(o.gpu)) return null;
+  if (typeof o.platform !== 'string' || typeof o.gpu !== 'string') return 'malformed';
+  if (!known.platforms.has(o.platform)) return 'platform';
+  if (!known.gpus.has(o.gpu)) return 'gpu';
   const price = o.per_gpu_hour;
-  if (typeof price !== 'number' || !Number.isFinite(price) || price < 0 || price > 1e6) return null;
-  const billing = typeof o.billing === 'string' && BILLINGS.includes(o.billing) ? o.billing : 'on-demand';
+  if (typeof price !== 'number' || !Number.isFinite(price) || price < 0 || price > 1e6) return 'price';
   const currency = o.currency === 'USD' ? 'USD' : o.currency === undefined || o.currency === 'CNY' ? 'CNY' : null;
-  if (!currency) return null;
+  if (!currency) return 'currency';
+  const billing = typeof o.billing === 'string' && BILLINGS.includes(o.billing) ? o.billing : 'on-demand';
   const note = typeof o.note === 'string' ? o.note.slice(0, 200) : '';
   return { platform: o.platform, gpu: o.gpu, billing, per_gpu_hour: price, currency, note };
 }
 
-function backup(storage: Storage, raw: string): string {
-  const key = `${BACKUP_KEY}.${new Date().toISOString()}`;
-  storage.setItem(key, raw);
-  return key;
+export function validQuote(x: unknown, known: Known): Quote | null {
+  const q = checkQuote(x, known);
+  return typeof q === 'string' ? null : q;
 }
 
-export function loadQuotes(storage: Storage | null, known: Known): { quotes: Quote[]; notices: Notice[] } {
-  if (!storage) return { quotes: [], notices: [{ kind: 'unavailable' }] };
-  let raw: string | null;
-  try {
-    raw = storage.getItem(PRICES_KEY);
-  } catch {
-    return { quotes: [], notices: [{ kind: 'unavailable' }] };
-  }
-  if (raw === null) return { quotes: [], notices: [] };
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    data = undefined;
-  }
-  const o = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
-  const version = o ? (o.schema ?? o.version) : undefined;
-  if (o && version === 1 && o.quotes && typeof o.quotes === 'object' && !Array.isArray(o.quotes)) {
-    const quotes: Quote[] = [];
-    let dropped = 0;
-    for (const [key, value] of Object.entries(o.quotes as Record<string, unknown>)) {
-      const [platform, gpu] = key.split('/');
-      const q = validQuote({ platform, gpu, per_gpu_hour: value, currency: 'CNY', billing: 'on-demand' }, known);
-      if (q) quotes.push(q);
-      else dropped += 1;
+// Valid, de-duplicated (the later of two quotes for the same platform, GPU
+// and billing wins, as when importing) and capped; the rest counted by
+// reason. `removed` holds what was set aside and is not an exact copy of a
+// kept quote: what a backup must keep so that nothing is lost.
+export function cleanQuotes(entries: unknown[], known: Known): { quotes: Quote[]; setAside: SetAside; removed: unknown[] } {
+  const setAside: SetAside = {};
+  const removed: unknown[] = [];
+  const count = (r: Reason, n = 1): void => { setAside[r] = (setAside[r] ?? 0) + n; };
+  const byKey = new Map<string, Quote>();
+  for (const e of entries) {
+    const q = checkQuote(e, known);
+    if (typeof q === 'string') { count(q); removed.push(e); continue; }
+    const k = quoteKey(q);
+    const before = byKey.get(k);
+    if (before) {
+      count('duplicate');
+      if (before.per_gpu_hour !== q.per_gpu_hour || before.currency !== q.currency || before.note !== q.note) removed.push(before);
+      byKey.delete(k);
     }
-    const notices: Notice[] = [{ kind: 'migrated', from: 1, count: quotes.length }];
-    if (dropped) notices.push({ kind: 'dropped', count: dropped }, { kind: 'corrupt', backupKey: backup(storage, raw) });
-    saveQuotes(storage, quotes);
-    return { quotes, notices };
+    byKey.set(k, q);
   }
-  if (o && version === SCHEMA && Array.isArray(o.quotes)) {
-    const quotes = o.quotes.map((q) => validQuote(q, known)).filter((q): q is Quote => q !== null);
-    const dropped = o.quotes.length - quotes.length;
-    if (!dropped) return { quotes, notices: [] };
-    // Entries for GPUs or platforms this catalog no longer has: keep the
-    // original, say how many were set aside.
-    const backupKey = backup(storage, raw);
-    saveQuotes(storage, quotes);
-    return { quotes, notices: [{ kind: 'dropped', count: dropped }, { kind: 'corrupt', backupKey }] };
+  const all = [...byKey.values()];
+  if (all.length > MAX_QUOTES) {
+    count('cap', all.length - MAX_QUOTES);
+    removed.push(...all.slice(MAX_QUOTES));
   }
-  if (o && typeof version === 'number' && version > SCHEMA) {
-    return { quotes: [], notices: [{ kind: 'newer', version, backupKey: backup(storage, raw) }] };
+  return { quotes: all.slice(0, MAX_QUOTES), setAside, removed };
+}
+
+export function setAsideCount(s: SetAside): number {
+  return Object.values(s).reduce((a, b) => a + (b ?? 0), 0);
+}
+
+// Schema 1 -> 2: the map becomes a list of CNY on-demand quotes.
+function v1to2(doc: Record<string, unknown>): Record<string, unknown> | null {
+  const map = asRecord(doc.quotes);
+  if (!map) return null;
+  return { ...doc, schema: 2, quotes: Object.entries(map).map(([key, value]) => {
+    const [platform, gpu] = key.split('/');
+    return { platform, gpu, per_gpu_hour: value, currency: 'CNY', billing: 'on-demand' };
+  }) };
+}
+// File schema 2 -> 3: a file can also carry named projects (issue #19).
+function v2to3(doc: Record<string, unknown>): Record<string, unknown> | null {
+  return Array.isArray(doc.quotes) ? { ...doc, schema: 3, projects: [] } : null;
+}
+
+export const QUOTES_SCHEMA: Schema = { key: PRICES_KEY, version: SCHEMA, migrations: { 1: v1to2 } };
+// The export file: quotes and projects together; older quote files still read.
+export const FILE_SCHEMA: Schema = { key: '', version: 3, migrations: { 1: v1to2, 2: v2to3 } };
+
+export function loadQuotes(store: Store, known: Known): { quotes: Quote[]; notices: Notice[] } {
+  const r = loadVersioned(store, QUOTES_SCHEMA);
+  switch (r.status) {
+    case 'empty': return { quotes: [], notices: [] };
+    case 'unavailable': return { quotes: [], notices: [{ kind: 'unavailable' }] };
+    case 'corrupt': return { quotes: [], notices: [{ kind: 'corrupt', backupKey: r.backupKey, key: PRICES_KEY }] };
+    case 'newer': return { quotes: [], notices: [{ kind: 'newer', version: r.version, backupKey: r.backupKey, key: PRICES_KEY }] };
   }
-  const backupKey = backup(storage, raw);
-  storage.removeItem(PRICES_KEY);
-  return { quotes: [], notices: [{ kind: 'corrupt', backupKey }] };
+  if (!Array.isArray(r.doc.quotes)) {
+    const backupKey = store.backup(PRICES_KEY, r.raw);
+    if (backupKey) store.remove(PRICES_KEY);
+    else store.lock(PRICES_KEY);
+    return { quotes: [], notices: [{ kind: 'corrupt', backupKey, key: PRICES_KEY }] };
+  }
+  const { quotes, setAside, removed } = cleanQuotes(r.doc.quotes, known);
+  const from = r.status === 'migrated' ? r.from : undefined;
+  if (from === undefined && !setAsideCount(setAside)) return { quotes, notices: [] };
+  // Something changed: keep what was set aside (bounded, once; exact
+  // duplicates need no copy), then store the clean list.
+  const backupKey = removed.length ? store.backup(PRICES_KEY, serializeSetAside(removed)) : null;
+  if (backupKey || !removed.length) saveQuotes(store, quotes);
+  else store.lock(PRICES_KEY);
+  return { quotes, notices: [{ kind: 'loaded', from, kept: quotes.length, setAside, backupKey, inPlace: removed.length > 0 && !backupKey }] };
+}
+
+// The set-aside entries as they were, in a file the user can read.
+function serializeSetAside(entries: unknown[]): string {
+  return JSON.stringify({ schema: SCHEMA, app: 'gpuplan', set_aside: true, saved_at: new Date().toISOString(), quotes: entries });
 }
 
 export function serializeQuotes(quotes: Quote[]): string {
   return JSON.stringify({ schema: SCHEMA, app: 'gpuplan', saved_at: new Date().toISOString(), quotes }, null, 2);
 }
 
-export function saveQuotes(storage: Storage | null, quotes: Quote[]): boolean {
-  if (!storage) return false;
-  try {
-    if (quotes.length) storage.setItem(PRICES_KEY, serializeQuotes(quotes));
-    else storage.removeItem(PRICES_KEY);
-    return true;
-  } catch {
-    return false;
-  }
+export function saveQuotes(store: Store, quotes: Quote[]): boolean {
+  return quotes.length ? store.write(PRICES_KEY, serializeQuotes(quotes)) : store.remove(PRICES_KEY);
 }
 
-// An imported file: the same schema as the export (or schema 1). Returns the
-// accepted quotes and how many entries were rejected.
-export function parseImport(text: string, known: Known): { quotes: Quote[]; rejected: number } | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!data || typeof data !== 'object') return null;
-  const o = data as Record<string, unknown>;
-  const version = o.schema ?? o.version;
-  let entries: unknown[];
-  if (version === SCHEMA && Array.isArray(o.quotes)) entries = o.quotes;
-  else if (version === 1 && o.quotes && typeof o.quotes === 'object') {
-    entries = Object.entries(o.quotes as Record<string, unknown>).map(([key, value]) => {
-      const [platform, gpu] = key.split('/');
-      return { platform, gpu, per_gpu_hour: value, currency: 'CNY', billing: 'on-demand' };
-    });
-  } else return null;
-  const quotes = entries.map((q) => validQuote(q, known)).filter((q): q is Quote => q !== null);
-  return { quotes, rejected: entries.length - quotes.length };
+// An imported file: a quote file (schema 1 or 2) or a projects file (3).
+// Returns the accepted quotes, how many entries were rejected and why, and
+// the file's document (its projects are read by projects.ts).
+export function parseImport(text: string, known: Known): { quotes: Quote[]; rejected: number; setAside: SetAside; doc: Record<string, unknown> } | null {
+  const m = migrate(text, FILE_SCHEMA);
+  if (!m || 'newer' in m || !Array.isArray(m.doc.quotes)) return null;
+  const { quotes, setAside } = cleanQuotes(m.doc.quotes, known);
+  return { quotes, rejected: setAsideCount(setAside) - (setAside.duplicate ?? 0), setAside, doc: m.doc };
 }
 
 export function quoteKey(q: { platform: string; gpu: string; billing: string }): string {
@@ -146,4 +171,9 @@ export function mergeQuotes(base: Quote[], added: Quote[]): Quote[] {
   const map = new Map(base.map((q) => [quoteKey(q), q]));
   for (const q of added) map.set(quoteKey(q), q);
   return [...map.values()];
+}
+
+// The list as it can be kept: at most MAX_QUOTES (the first ones), and how many were left out.
+export function capQuotes(quotes: Quote[]): { quotes: Quote[]; over: number } {
+  return { quotes: quotes.slice(0, MAX_QUOTES), over: Math.max(0, quotes.length - MAX_QUOTES) };
 }

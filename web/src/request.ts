@@ -8,6 +8,13 @@ import { stackOf } from './stack';
 
 export type Request = Record<string, unknown>;
 
+export function defaultScope(lang: Lang): 'cn' | 'global' {
+  return lang === 'zh-CN' ? 'cn' : 'global';
+}
+export function effectiveScope(s: State, lang: Lang): 'cn' | 'global' {
+  return s.scope || defaultScope(lang);
+}
+
 // presetKind: the catalog's kind for a preset model (a CNN takes an image size).
 export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''): Request {
   const model: Record<string, unknown> =
@@ -71,6 +78,10 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
   if (s.billing) prefs.billing = s.billing;
   if (s.platforms.length) prefs.platforms = s.platforms;
   if (s.deadline_days > 0) prefs.deadline_days = s.deadline_days;
+  // contract v1.1: cn by default under zh-CN, global otherwise; sent only
+  // when the student's switch says otherwise.
+  const scope = effectiveScope(s, lang);
+  if (scope !== defaultScope(lang)) prefs.scope = scope;
   if (Object.keys(prefs).length) req.prefs = prefs;
   if (quotes.length) {
     req.prices = quotes.map((q) => ({

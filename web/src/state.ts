@@ -30,6 +30,7 @@ export const OBJECTIVES = ['sft', 'dpo', 'grpo', 'ppo'] as const;
 export const ROLLOUTS = ['trainer', 'vllm'] as const;
 export const CURRENCIES = ['CNY', 'USD'] as const;
 export const KV_BITS = [16, 8, 4, 32] as const;
+export const SCOPES = ['', 'cn', 'global'] as const;
 
 export interface StageState {
   stage: (typeof STAGES)[number];
@@ -80,6 +81,7 @@ export interface State {
   billing: (typeof BILLINGS)[number];
   platforms: string[]; // empty: every platform
   currency: (typeof CURRENCIES)[number]; // display currency
+  scope: (typeof SCOPES)[number]; // prefs.scope; '' = the locale's default (cn under zh-CN)
   target_gpu: string; // the card the memory section compares against
   objective: (typeof OBJECTIVES)[number];
   rl_group_size: number;
@@ -137,6 +139,7 @@ export function defaultState(): State {
     billing: '',
     platforms: [],
     currency: 'CNY',
+    scope: '',
     target_gpu: 'rtx-4090',
     sort: 'cost',
     framework: 'hf',
@@ -153,6 +156,23 @@ export function defaultState(): State {
 
 export function stageRuns(s: StageState): number {
   return s.seeds * s.sweep * s.ablations;
+}
+
+// One stage changed, the others as they are in `s`. Always applied to the
+// state as it is when the edit happens (App.set's updater form), never to a
+// copy a view kept from its last render: the stage fields are not re-rendered
+// on every edit, and a kept copy silently undid the earlier edits (issue #16,
+// defect 1: 3 -> 5 seeds, then 4 ablations, planned 24 runs instead of 40).
+export function withStage(s: State, stage: StageState['stage'], patch: Partial<StageState>): State['stages'] {
+  return s.stages.map((x) => (x.stage === stage ? { ...x, ...patch, stage: x.stage } : x));
+}
+
+// A change to the state: a patch, or a function of the current state that
+// returns one (for edits that depend on other fields' current values).
+export type StatePatch = Partial<State> | ((current: State) => Partial<State>);
+
+export function applyPatch(s: State, patch: StatePatch): State {
+  return { ...s, ...(typeof patch === 'function' ? patch(s) : patch) };
 }
 
 // --- sanitizing untrusted input (URL hash) ---------------------------------
@@ -257,6 +277,7 @@ export function sanitize(input: unknown): State {
   s.hardware = id(o.hardware, d.hardware, true);
   s.budget_currency = oneOf(o.budget_currency, CURRENCIES, d.budget_currency);
   s.currency = oneOf(o.currency, CURRENCIES, d.currency);
+  s.scope = oneOf(o.scope, SCOPES, d.scope);
   s.billing = oneOf(o.billing, BILLINGS, d.billing);
   s.platforms = Array.isArray(o.platforms)
     ? o.platforms.filter((p): p is string => typeof p === 'string' && ID.test(p)).slice(0, 64)

@@ -12,8 +12,12 @@ export interface CatalogGpu {
   arch?: string; segment?: string; launch_year?: number; sources?: string[];
 }
 export interface CatalogOffer {
-  gpu: string; billing: string; per_gpu_hour?: Range3 | null; currency: string;
+  gpu: string; billing: string; per_gpu_hour?: Partial<Range3> | null; currency: string;
   as_of?: string; source?: string; confidence?: string; note?: string;
+  // contract v1.1: list / floor / promo (a floor or promo has no typical).
+  // A package (daily, weekly, monthly, yearly) may be quoted per period
+  // instead of per hour (docs/catalog.md).
+  price_kind?: string; per_period?: Partial<Range3> | null;
 }
 export interface CatalogPlatform {
   id: string; name: string; name_zh?: string; kind: string; region?: string; currency?: string;
@@ -45,22 +49,29 @@ export interface GpuRow {
   hours_low?: number; hours_high?: number; memory_total_bytes?: number;
   throughput?: { samples_per_s?: number; tokens_per_s?: number; utilization?: number; achieved_tflops?: number; fp32_peak_tflops?: number; [k: string]: unknown };
   max_micro_batch?: number; max_seq_len?: number; reasons?: unknown;
+  // contract v1.1: the planner's one verdict, and one run's cost on the
+  // cheapest in-scope offer (with its platform and billing).
+  fit?: 'comfortable' | 'tight' | 'no'; cost?: number; platform?: string; billing?: string;
+  currency?: string; price_per_gpu_hour?: number; price_as_of?: string;
   // docs/science.md: rate is in the baseline's unit (0 when the unit is hours).
   science?: { speedup?: number; rate?: number; fp64_ratio?: number; fp64_starved?: boolean };
   [k: string]: unknown;
 }
 export interface PlanStage {
   stage: string; gpu?: string; count?: number; platform?: string; billing?: string;
-  hours?: number; cost?: number; share?: number; [k: string]: unknown;
+  hours?: number; cost?: number; share?: number; wall_hours?: number; gpu_hours?: number; runs?: number;
+  // contract v1.1
+  sharding?: string; fit?: string; workload_changes?: { field: string; value: unknown }[];
+  [k: string]: unknown;
 }
-export interface PlanChange { code: string; saving?: number; new_total?: number; saving_is_upper_bound?: boolean; message?: string }
+export interface PlanChange { code: string; patch?: Record<string, unknown>; saving?: number; new_total?: number; saving_is_upper_bound?: boolean; message?: string }
 export interface RentVsBuy {
   gpu?: string; gpu_hours?: number; rent_cost?: number; buy_cost?: number; break_even_gpu_hours?: number;
   utilization_to_break_even?: number; cheaper?: string; source?: string; [k: string]: unknown;
 }
 export interface Plan {
   category?: string; category_advice?: string; stages?: PlanStage[]; total_cost?: number; currency?: string;
-  within_budget?: boolean; wall_hours?: number; meets_deadline?: boolean; budget?: number; deadline_hours?: number;
+  within_budget?: boolean; feasible?: boolean; wall_hours?: number; meets_deadline?: boolean; budget?: number; deadline_hours?: number;
   changes?: PlanChange[]; advice?: { code: string; message?: string }[]; rent_vs_buy?: RentVsBuy; [k: string]: unknown;
 }
 // docs/oom-doctor.md: present when the request names a card (`hardware`).

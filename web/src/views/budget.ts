@@ -1,113 +1,156 @@
-// Step 6: the money. The planner's `plan` (per-stage choices and costs) when
-// the response carries one; until then, an estimate from the cheapest GPU
-// row, labelled as such. Then the budget and deadline checks, and cheaper
-// alternatives ranked by what they save.
+// Step 6: the money, as the planner planned it (`plan`): per-stage choices,
+// card-hours, wall time and costs, the budget and deadline checks, and the
+// planner's cheaper changes ranked by what they save, each with "Apply".
+// The page prices nothing: without a plan there is no budget.
 import { h } from '../dom';
-import { hours, money, percent, num } from '../format';
+import { changePatch, fieldPatch } from '../apply';
+import { hours, num, percent } from '../format';
 import { label } from '../i18n';
-import { convert } from '../pricing';
-import { stageRuns } from '../state';
 import type { Plan, PlanStage, RentVsBuy } from '../types';
 import type { Ctx } from './context';
-import { section } from './controls';
-import { rows, type Row } from './gpus';
+import { button, section } from './controls';
+import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText, withStageNames } from './words';
 
 export interface StageCost {
-  stage: string; gpu: string; count: number; platform: string; billing: string; hours: number; cost: number; share: number;
-  feasible: boolean; why: string; storage: number;
+  stage: string; gpu: string; count: number; platform: string; billing: string;
+  gpuHours: number; wallHours: number; cost: number; share: number;
+  feasible: boolean; why: string; storage: number; sharding: string; fit: string;
+  changes: { field: string; value: unknown }[];
 }
-export interface Budget { source: 'planner' | 'page'; stages: StageCost[]; total: number; currency: string; within?: boolean; category?: string; wallHours: number }
-
-function fromPlan(ctx: Ctx, plan: Plan): Budget {
-  const stages = (plan.stages ?? []).map((s) => ({
-    stage: String(s.stage), gpu: String(s.gpu ?? ''), count: Number(s.count ?? 1), platform: String(s.platform ?? ''),
-    billing: String(s.billing ?? ''), hours: Number(s.hours ?? 0), cost: Number(s.cost ?? 0), share: Number(s.share ?? 0),
-    feasible: s.feasible !== false, why: typeof s.why === 'string' ? s.why : '', storage: Number(s.storage_cost ?? 0),
-  }));
-  const currency = typeof plan.currency === 'string' ? plan.currency : ctx.state.budget_currency;
-  return { source: 'planner', stages, total: Number(plan.total_cost ?? 0), currency, within: plan.within_budget,
-    category: plan.category,
-    wallHours: typeof plan.wall_hours === 'number' ? plan.wall_hours : stages.reduce((s, x) => s + x.hours / Math.max(1, x.count), 0) };
+export interface Budget {
+  stages: StageCost[]; total: number; currency: string; feasible: boolean; within?: boolean;
+  category?: string; wallHours: number; budget?: number;
 }
 
-export function cheapestRow(all: Row[]): Row | null {
-  return all.filter((x) => Number.isFinite(x.runCost)).sort((a, b) => a.runCost - b.runCost)[0] ?? null;
-}
+const fin = (x: unknown, d = 0): number => (typeof x === 'number' && Number.isFinite(x) ? x : d);
 
-function fromRows(ctx: Ctx, best: Row): Budget {
-  const on = ctx.state.stages.filter((s) => s.on && stageRuns(s) > 0);
-  const stages = on.map((s) => {
-    const runs = stageRuns(s) * s.fraction;
-    return { stage: s.stage, gpu: best.gpu.id, count: best.gpu.count, platform: best.best?.platform.id ?? '', billing: best.best?.billing ?? '',
-      hours: runs * best.gpu.hours * best.gpu.count, cost: runs * best.runCost, share: 0, feasible: true, why: '', storage: 0 };
-  });
-  const total = stages.reduce((s, x) => s + x.cost, 0);
-  for (const s of stages) s.share = total > 0 ? s.cost / total : 0;
-  const budget = convert(ctx.state.budget, ctx.state.budget_currency, ctx.state.currency, ctx.catalog);
-  return { source: 'page', stages, total, currency: ctx.state.currency, within: ctx.state.budget > 0 ? total <= budget : undefined,
-    wallHours: stages.reduce((s, x) => s + x.hours / Math.max(1, x.count), 0) };
+// Card-hours (卡·时, GPU-hours) of a stage: the planner's `gpu_hours`, else
+// its billed instance hours × GPUs per instance (docs/api.md, plan.stages[]).
+export function stageGpuHours(s: PlanStage): number {
+  if (typeof s.gpu_hours === 'number') return s.gpu_hours;
+  return fin(s.hours) * Math.max(1, fin(s.count, 1));
 }
 
 export function budgetOf(ctx: Ctx): Budget | null {
+  const plan: Plan | undefined = ctx.response?.plan;
+  if (!plan || !Array.isArray(plan.stages) || !plan.stages.length) return null;
+  const stages = plan.stages.map((s): StageCost => ({
+    stage: String(s.stage), gpu: String(s.gpu ?? ''), count: fin(s.count, 1), platform: String(s.platform ?? ''),
+    billing: String(s.billing ?? ''), gpuHours: stageGpuHours(s), wallHours: fin(s.wall_hours),
+    cost: fin(s.cost), share: fin(s.share), feasible: s.feasible !== false, why: typeof s.why === 'string' ? s.why : '',
+    storage: fin(s.storage_cost), sharding: typeof s.sharding === 'string' ? s.sharding : '', fit: typeof s.fit === 'string' ? s.fit : '',
+    changes: Array.isArray(s.workload_changes) ? (s.workload_changes as { field: string; value: unknown }[]).filter((c) => c && typeof c.field === 'string') : [],
+  }));
+  // An infeasible plan is one (contract v1.1 `plan.feasible`; before it, a stage's `feasible`).
+  const feasible = plan.feasible !== false && stages.every((s) => s.feasible);
+  return {
+    stages, total: fin(plan.total_cost), currency: typeof plan.currency === 'string' ? plan.currency : 'CNY', feasible,
+    within: feasible ? plan.within_budget : false, category: plan.category, wallHours: fin(plan.wall_hours),
+    budget: typeof plan.budget === 'number' ? plan.budget : undefined,
+  };
+}
+
+// Every price shows its date (issue #14): the offer the stage was priced on.
+function dateOf(ctx: Ctx, s: StageCost): HTMLElement | null {
+  const d = offerDate(ctx, s.platform, s.gpu, s.billing);
+  return d ? h('span', { class: 'range' }, priceDate(ctx, d)) : null;
+}
+
+// "Apply" next to a proposed change: the form takes it (undoable), the plan follows.
+function applyButton(ctx: Ctx, patch: ReturnType<typeof changePatch>, what: string, key: string): HTMLElement | null {
+  return patch ? button(ctx.t('apply'), () => ctx.apply(patch, what), { class: 'apply', 'data-apply': key, 'aria-label': `${ctx.t('apply')}: ${what}` }) : null;
+}
+
+function changeText(ctx: Ctx, c: { field: string; value: unknown }): string {
+  const { t } = ctx;
+  const key = c.field.replace(/^workload\./, '').replace(/^lora\./, 'lora.');
+  const name = label(t, 'field', key);
+  const value = typeof c.value === 'boolean' ? t(c.value ? 'on' : 'off')
+    : typeof c.value === 'string' ? label(t, key, c.value) : num(ctx.lang, c.value, 2);
+  return t('budget.workload_change', { field: name === key ? key : name, value });
+}
+
+function stageNotes(ctx: Ctx, b: Budget): HTMLElement | null {
+  const { t } = ctx;
+  const items = b.stages.filter((s) => s.why || s.changes.length || (s.sharding && s.sharding !== 'none') || s.fit === 'tight');
+  if (!items.length) return null;
   const plan = ctx.response?.plan;
-  if (plan && Array.isArray(plan.stages) && plan.stages.length) return fromPlan(ctx, plan);
-  const best = cheapestRow(rows(ctx));
-  return best && ctx.state.stages.some((s) => s.on && stageRuns(s) > 0) ? fromRows(ctx, best) : null;
+  return h('ul', { class: 'whys' }, items.map((s) => h('li', { 'data-stage': s.stage },
+    h('strong', null, label(t, 'stage', s.stage)), s.why ? `: ${withStageNames(ctx, s.why)}` : '',
+    s.sharding && s.sharding !== 'none' ? h('span', { class: 'range' }, t('budget.sharding', { how: label(t, 'sharding', s.sharding) })) : null,
+    s.fit === 'tight' ? h('span', { class: 'range' }, t('fit.tight')) : null,
+    s.changes.map((c) => {
+      const text = changeText(ctx, c);
+      return h('span', { class: 'range change' }, text, ' ', applyButton(ctx, fieldPatch(ctx.state, c.field, c.value), text, `${s.stage}/${c.field}`));
+    }),
+    alternativesLine(ctx, (plan?.stages ?? []).find((x) => x.stage === s.stage), b.currency))));
 }
 
 export function budgetView(ctx: Ctx): HTMLElement {
   const { t, lang, state } = ctx;
   const b = budgetOf(ctx);
   if (!b) return section('budget', '6', t('section.budget'), h('p', { class: 'muted' }, t('budget.none')));
+  const plan = ctx.response?.plan;
+  const over = b.feasible && b.within === false;
+  const nothing = (ctx.response?.warnings ?? []).find((w) => w.code === 'nothing_fits' || w.code === 'no_option');
+  const headline = b.feasible
+    ? h('p', { class: 'figure' }, h('strong', { class: 'big', id: 'budget-total' }, cash(ctx, b.total, b.currency)), ' ', t('budget.total'),
+        b.budget !== undefined ? h('span', { class: over ? 'badge bad' : 'badge good', id: 'budget-verdict' },
+          t(over ? 'budget.over' : 'budget.within', { budget: cash(ctx, b.budget, b.currency) })) : null)
+    : h('div', { class: 'infeasible bad', id: 'budget-infeasible', role: 'alert' },
+        h('strong', { class: 'big' }, t('budget.infeasible.title')),
+        h('p', null, nothing ? withStageNames(ctx, nothing.message) : t('budget.infeasible.help')));
   const bar = h('div', { class: 'bar stages', role: 'img', 'aria-label': b.stages.map((s) => `${label(t, 'stage', s.stage)} ${percent(lang, s.share)}`).join(', ') });
   b.stages.forEach((s, i) => {
     const seg = h('span', { class: `seg seg-${i + 4}` }, s.share >= 0.12 ? label(t, 'stage', s.stage) : '');
     seg.style.width = `${100 * s.share}%`;
     bar.appendChild(seg);
   });
-  const budgetInCur = convert(state.budget, state.budget_currency, b.currency, ctx.catalog);
-  const over = state.budget > 0 && b.total > budgetInCur;
-  const deadlineHours = state.deadline_days * 24;
-  const parallel = deadlineHours > 0 && b.wallHours > deadlineHours ? Math.ceil(b.wallHours / deadlineHours) : 0;
-  const plan = b.source === 'planner' ? ctx.response?.plan : undefined;
-  // The planner ranks its own changes by saving; the page's are a fallback.
-  const alternatives = !over ? [] : plan?.changes
-    ? [...plan.changes].sort((x, y) => (y.saving ?? 0) - (x.saving ?? 0)).map((c) => `${c.message ?? c.code} (${t(c.saving_is_upper_bound ? 'budget.saves_upto' : 'budget.saves', { saving: money(lang, c.saving, b.currency) })})`)
-    : cheaper(ctx, b);
-  const whys = b.stages.filter((s) => s.why).map((s) => [s.stage, s.why] as const);
-  const storage = b.stages.reduce((sum, s) => sum + (Number.isFinite(s.storage) ? s.storage : 0), 0);
+  const storage = b.stages.reduce((sum, s) => sum + s.storage, 0);
+  const changes = over && plan?.changes ? [...plan.changes].sort((x, y) => (y.saving ?? 0) - (x.saving ?? 0)) : [];
   return section('budget', '6', t('section.budget'),
-    b.source === 'page' ? h('p', { class: 'note' }, t('budget.page_estimate')) : null,
     b.category ? h('p', null, t('budget.category'), ' ', h('strong', null, label(t, 'category', b.category))) : null,
-    h('p', { class: 'figure' }, h('strong', { class: 'big', id: 'budget-total' }, money(lang, b.total, b.currency)), ' ', t('budget.total'),
-      state.budget > 0 ? h('span', { class: over ? 'badge bad' : 'badge good' }, t(over ? 'budget.over' : 'budget.within', { budget: money(lang, budgetInCur, b.currency) })) : null),
-    h('div', { class: 'chart' }, bar),
+    headline,
+    b.feasible ? h('div', { class: 'chart' }, bar) : null,
     h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('budget.table') },
-      h('table', null,
-        h('thead', null, h('tr', null, ['budget.stage', 'platform.gpu', 'platform.name', 'budget.hours', 'budget.cost', 'memory.share'].map((k) => h('th', { scope: 'col' }, t(k as never))))),
-        h('tbody', null, b.stages.map((s) => h('tr', null,
-          h('th', { scope: 'row' }, label(t, 'stage', s.stage)),
-          h('td', null, s.feasible ? `${ctx.gpu(s.gpu)?.name ?? s.gpu} ×${num(lang, s.count)}` : t('budget.infeasible')),
-          h('td', null, s.platform ? `${ctx.catalog.platforms.find((p) => p.id === s.platform)?.name ?? s.platform} · ${label(t, 'billing', s.billing)}` : '—'),
-          h('td', null, hours(lang, s.hours)),
-          h('td', null, money(lang, s.cost, b.currency)),
-          h('td', null, percent(lang, s.share))))))),
-    whys.length ? h('ul', { class: 'whys' }, whys.map(([st, why]) => h('li', null, h('strong', null, label(t, 'stage', st)), `: ${why}`,
-      alternativesLine(ctx, (plan?.stages ?? []).find((x) => x.stage === st), b.currency)))) : null,
-    plan?.category_advice ? h('p', { class: 'help' }, plan.category_advice) : null,
-    b.source === 'planner'
-      ? h('p', null, t('budget.wall.plan', { time: hours(lang, b.wallHours) }),
-          plan?.meets_deadline === false ? h('strong', { class: 'badge bad' }, t('budget.deadline.missed')) : null)
-      : h('p', null, t('budget.wall', { time: hours(lang, b.wallHours) }),
-          parallel ? h('strong', null, ' ', t('budget.parallel', { n: parallel, days: num(lang, state.deadline_days) })) : null),
-    (plan?.advice ?? []).length ? h('ul', { class: 'plan-advice' }, (plan?.advice ?? []).map((a) => h('li', { 'data-code': a.code }, a.message ?? a.code))) : null,
+      h('table', { class: 'budget' },
+        h('thead', null, h('tr', null, ['budget.stage', 'budget.runs', 'platform.gpu', 'platform.name', 'budget.gpu_hours', 'budget.wall', 'budget.cost', 'memory.share']
+          .map((k) => h('th', { scope: 'col' }, t(k as never))))),
+        h('tbody', null, b.stages.map((s) => {
+          const st = (plan?.stages ?? []).find((x) => x.stage === s.stage);
+          return h('tr', { 'data-stage': s.stage },
+            h('th', { scope: 'row', class: 'stage-name' }, label(t, 'stage', s.stage)),
+            h('td', null, num(lang, st?.runs)),
+            h('td', null, s.feasible ? `${gpuName(ctx, s.gpu)} ×${num(lang, s.count)}` : t('budget.infeasible')),
+            h('td', null, s.feasible && s.platform ? `${platformName(ctx, s.platform)} · ${label(t, 'billing', s.billing)}` : '—'),
+            h('td', { 'data-gpu-hours': '' }, s.feasible ? num(lang, s.gpuHours, 1) : '—'),
+            h('td', { 'data-wall-hours': '' }, s.feasible ? hours(lang, s.wallHours) : '—'),
+            h('td', null, s.feasible ? cash(ctx, s.cost, b.currency) : '—', s.feasible && s.platform ? dateOf(ctx, s) : null),
+            h('td', null, s.feasible ? percent(lang, s.share) : '—'));
+        })))),
+    h('p', { class: 'help' }, t('budget.columns.help')),
+    fxNote(ctx, b.currency),
+    stageNotes(ctx, b),
+    plan?.category_advice ? h('p', { class: 'help' }, withStageNames(ctx, plan.category_advice)) : null,
+    b.feasible ? h('p', { id: 'budget-wall' }, t('budget.wall.plan', { time: hours(lang, b.wallHours) }),
+      plan?.meets_deadline === false ? h('strong', { class: 'badge bad' }, t('budget.deadline.missed')) : null) : null,
+    (plan?.advice ?? []).length ? h('ul', { class: 'plan-advice' }, (plan?.advice ?? []).map((a) => h('li', { 'data-code': a.code }, withStageNames(ctx, a.message ?? a.code)))) : null,
     h('h3', null, t('budget.hidden.title')),
     h('ul', { class: 'hidden-costs' },
-      storage > 0 ? h('li', null, t('budget.hidden.storage', { cost: money(lang, storage, b.currency) })) : null,
+      storage > 0 ? h('li', null, t('budget.hidden.storage', { cost: cash(ctx, storage, b.currency) })) : null,
       ['budget.hidden.disk', 'budget.hidden.data', 'budget.hidden.idle', 'budget.hidden.failed'].map((k) => h('li', null, t(k as never)))),
     plan?.rent_vs_buy ? rentVsBuy(ctx, plan.rent_vs_buy, b.currency) : null,
     over ? h('h3', null, t('budget.cheaper')) : null,
-    over ? (alternatives.length ? h('ol', { class: 'changes' }, alternatives.map((a) => h('li', null, a))) : h('p', null, t('budget.cheaper.none'))) : null);
+    over ? (changes.length
+      ? h('ol', { class: 'changes' }, changes.map((c) => {
+          // The planner's sentence names its amounts in the plan's currency;
+          // shown in another, the change is named by its code instead.
+          const text = c.message && state.currency === b.currency ? withStageNames(ctx, c.message) : label(t, 'change', c.code);
+          return h('li', { 'data-change': c.code }, text, ' ',
+            h('span', { class: 'saving' }, `(${t(c.saving_is_upper_bound ? 'budget.saves_upto' : 'budget.saves', { saving: cash(ctx, c.saving, b.currency) })})`), ' ',
+            applyButton(ctx, changePatch(state, c), text, `change/${c.code}`));
+        }))
+      : h('p', null, t('budget.cheaper.none'))) : null);
 }
 
 // The planner's other options for a stage (cheapest, fastest, best value).
@@ -116,46 +159,19 @@ function alternativesLine(ctx: Ctx, stage: PlanStage | undefined, currency: stri
   const alts = Array.isArray(stage?.alternatives) ? (stage.alternatives as PlanStage[]) : [];
   const others = alts.filter((a) => !(a.gpu === stage?.gpu && a.platform === stage?.platform && a.billing === stage?.billing));
   if (!others.length) return null;
-  return h('span', { class: 'range' }, `${t('budget.alternatives')} `, others.map((a, i) => {
-    const p = ctx.catalog.platforms.find((x) => x.id === a.platform);
-    const name = p ? (lang === 'zh-CN' ? p.name_zh ?? p.name : p.name) : String(a.platform ?? '');
-    return `${i ? t('list.sep') : ''}${label(t, 'alt', String(a.kind ?? ''))}: ${ctx.gpu(String(a.gpu ?? ''))?.name ?? a.gpu} ×${num(lang, a.count)} · ${name} · ${money(lang, a.cost, currency)} · ${hours(lang, a.wall_hours)}`;
-  }).join(''));
+  return h('span', { class: 'range' }, `${t('budget.alternatives')} `, others.map((a, i) =>
+    `${i ? t('list.sep') : ''}${label(t, 'alt', String(a.kind ?? ''))}: ${gpuName(ctx, a.gpu)} ×${num(lang, a.count)} · ${platformName(ctx, String(a.platform ?? ''))} · ${cash(ctx, a.cost, currency)} · ${hours(lang, a.wall_hours)}`).join(''));
 }
 
 function rentVsBuy(ctx: Ctx, r: RentVsBuy, currency: string): HTMLElement {
   const { t, lang } = ctx;
   return h('div', { class: 'rent-buy' },
-    h('h3', null, t('budget.rentbuy.title', { gpu: ctx.gpu(String(r.gpu ?? ''))?.name ?? String(r.gpu ?? '') })),
+    h('h3', null, t('budget.rentbuy.title', { gpu: gpuName(ctx, r.gpu) })),
     h('dl', { class: 'rules' },
-      h('dt', null, t('budget.rentbuy.rent')), h('dd', null, money(lang, r.rent_cost, currency)),
-      h('dt', null, t('budget.rentbuy.buy')), h('dd', null, money(lang, r.buy_cost, currency)),
+      h('dt', null, t('budget.rentbuy.rent')), h('dd', null, cash(ctx, r.rent_cost, currency)),
+      h('dt', null, t('budget.rentbuy.buy')), h('dd', null, cash(ctx, r.buy_cost, currency)),
       h('dt', null, t('budget.rentbuy.break_even')), h('dd', null, `${num(lang, r.break_even_gpu_hours)} ${t('unit.gpu_hour')}`),
       h('dt', null, t('budget.rentbuy.utilization')), h('dd', null, percent(lang, r.utilization_to_break_even))),
     h('p', null, h('strong', null, t(r.cheaper === 'buy' ? 'budget.rentbuy.buy_cheaper' : 'budget.rentbuy.rent_cheaper'))),
-    r.source ? h('p', { class: 'source' }, r.source) : null);
-}
-
-// Cheaper ways to the same results, ranked by what they save.
-function cheaper(ctx: Ctx, b: Budget): string[] {
-  const { t, lang } = ctx;
-  const all = rows(ctx);
-  const runs = ctx.state.stages.filter((s) => s.on).reduce((s, x) => s + stageRuns(x) * x.fraction, 0);
-  const options: { saving: number; text: string }[] = [];
-  const total = convert(b.total, b.currency, ctx.state.currency, ctx.catalog);
-  for (const r of all) {
-    if (!Number.isFinite(r.projectCost) || !(r.projectCost < total)) continue;
-    options.push({ saving: total - r.projectCost, text: t('budget.alt.gpu', { gpu: r.name, cost: money(lang, r.projectCost, ctx.state.currency), saving: money(lang, total - r.projectCost, ctx.state.currency) }) });
-  }
-  const debug = ctx.state.stages.find((s) => s.stage === 'debug' && s.on);
-  if (debug && debug.fraction > 0.05 && runs > 0) {
-    const saving = (total / runs) * stageRuns(debug) * (debug.fraction - 0.05);
-    options.push({ saving, text: t('budget.alt.debug', { saving: money(lang, saving, ctx.state.currency) }) });
-  }
-  const formal = ctx.state.stages.find((s) => s.stage === 'formal' && s.on);
-  if (formal && formal.seeds > 3 && runs > 0) {
-    const saving = (total / runs) * formal.sweep * formal.ablations * (formal.seeds - 3) * formal.fraction;
-    options.push({ saving, text: t('budget.alt.seeds', { saving: money(lang, saving, ctx.state.currency) }) });
-  }
-  return options.filter((o) => Number.isFinite(o.saving) && o.saving > 0).sort((a, b2) => b2.saving - a.saving).slice(0, 5).map((o) => o.text);
+    r.source ? h('p', { class: 'source' }, `${t('platform.sources')}: ${sourceText(ctx, r.source)}`) : null);
 }

@@ -2,7 +2,7 @@
 // and the ways to change them. Views only read it and call its methods.
 import type { Lang, T } from '../i18n';
 import type { Quote } from '../prices';
-import type { State } from '../state';
+import type { State, StatePatch } from '../state';
 import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from '../types';
 import type { Request } from '../request';
 
@@ -18,7 +18,10 @@ export interface Ctx {
   error: PlanError['error'] | null;
   embed: boolean;
   gpu(id: string): CatalogGpu | undefined;
-  set(patch: Partial<State>, how?: { inputs?: boolean; now?: boolean }): void;
+  // A patch, or a function of the state as it is when called (never a copy a view kept).
+  set(patch: StatePatch, how?: { inputs?: boolean; now?: boolean }): void;
   setQuotes(quotes: Quote[], message?: string): void;
+  // A proposed change taken into the form, with an undo (issue #16 item 6).
+  apply(patch: Partial<State>, what: string): void;
   notify(message: string, kind?: 'info' | 'error', action?: { label: string; run: () => void }): void;
 }

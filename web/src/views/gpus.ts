@@ -1,63 +1,87 @@
-// Step 4: every GPU the planner evaluated, with fit, count, time, cost and
-// value, sortable, and the reasons in words.
+// Step 4: every GPU the planner evaluated, with its fit, count, time and the
+// planner's own cost of one run (gpus[].cost, on the cheapest in-scope offer:
+// contract v1.1), sortable, and the reasons in words. The page prices nothing.
 import { h } from '../dom';
-import { gib, hours, money, num, sig } from '../format';
-import { priceOptions, type PriceOption } from '../pricing';
-import { stageRuns } from '../state';
+import { gib, hours, num, sig } from '../format';
+import { label } from '../i18n';
 import type { GpuRow } from '../types';
 import type { Ctx } from './context';
 import { section } from './controls';
+import { cash, cashValue, fxNote, listedHourly, offerDate, platformName, priceDate } from './words';
+
+export type Fit = 'comfortable' | 'tight' | 'no';
 
 export interface Row {
   gpu: GpuRow;
   name: string;
   memoryBytes: number;
-  best: PriceOption | null;
-  runCost: number; // one run, display currency, typical price
-  runCostLow: number;
-  runCostHigh: number;
-  projectCost: number; // every stage's runs
-  value: number; // cheapest fitting run cost / this run cost (1 = best)
+  fit: Fit;
+  cost: number; // the planner's one-run cost, in costCurrency; NaN when none
+  costCurrency: string;
+  value: number; // cheapest fitting run cost / this run cost (1 = best), display only
 }
 
-export function projectRuns(ctx: Ctx): number {
-  const on = ctx.state.stages.filter((s) => s.on);
-  return on.length ? on.reduce((sum, s) => sum + stageRuns(s) * s.fraction, 0) : 1;
+// The planner's verdict (gpus[].fit); a response from before v1.1 has only
+// `fits`, which says nothing of the headroom.
+export function fitOf(g: GpuRow): Fit {
+  if (g.fit === 'comfortable' || g.fit === 'tight' || g.fit === 'no') return g.fit;
+  return g.fits ? 'comfortable' : 'no';
+}
+
+// The currency of the planner's money figures: the plan's, else the budget's.
+export function coreCurrency(ctx: Ctx): string {
+  const plan = ctx.response?.plan;
+  if (plan && typeof plan.currency === 'string') return plan.currency;
+  const b = ctx.request.budget as { currency?: unknown } | undefined;
+  return typeof b?.currency === 'string' ? b.currency : 'CNY';
+}
+
+function costOf(g: GpuRow): number {
+  const c = g.cost as unknown;
+  if (typeof c === 'number' && Number.isFinite(c)) return c;
+  if (c && typeof c === 'object' && typeof (c as { typical?: unknown }).typical === 'number') return (c as { typical: number }).typical;
+  return NaN;
 }
 
 export function rows(ctx: Ctx): Row[] {
   const r = ctx.response;
   if (!r) return [];
-  const runs = projectRuns(ctx);
+  const fallback = coreCurrency(ctx);
   const out = r.gpus.map((g): Row => {
     const cat = ctx.gpu(g.id);
-    const best = priceOptions(g.id, ctx.state, ctx.catalog, ctx.quotes)[0] ?? null;
-    const gpuHours = g.hours * g.count;
-    const runCost = best && g.fits && g.hours > 0 ? gpuHours * best.perGpuHour.typical : NaN;
+    const fit = fitOf(g);
     return {
-      gpu: g, name: cat?.name ?? g.id, memoryBytes: cat?.memory_bytes ?? 0, best, runCost,
-      runCostLow: best ? (g.hours_low ?? g.hours) * g.count * best.perGpuHour.low : NaN,
-      runCostHigh: best ? (g.hours_high ?? g.hours) * g.count * best.perGpuHour.high : NaN,
-      projectCost: runCost * runs, value: NaN,
+      gpu: g, name: cat?.name ?? g.id, memoryBytes: cat?.memory_bytes ?? 0, fit,
+      cost: fit === 'no' ? NaN : costOf(g), costCurrency: typeof g.currency === 'string' ? g.currency : fallback, value: NaN,
     };
   });
-  const cheapest = Math.min(...out.filter((x) => Number.isFinite(x.runCost)).map((x) => x.runCost));
-  for (const x of out) x.value = Number.isFinite(x.runCost) && x.runCost > 0 ? cheapest / x.runCost : NaN;
+  // The ratio of two of the planner's costs (in one currency): a ranking aid, not a price.
+  const costs = out.filter((x) => Number.isFinite(x.cost) && x.cost > 0).map((x) => cashValue(ctx, x.cost, x.costCurrency));
+  const cheapest = Math.min(...costs);
+  for (const x of out) {
+    const c = cashValue(ctx, x.cost, x.costCurrency);
+    x.value = Number.isFinite(c) && c > 0 ? cheapest / c : NaN;
+  }
   return out;
 }
 
-const COLUMNS = ['name', 'memory', 'count', 'hours', 'cost', 'project', 'value'] as const;
+const COLUMNS = ['name', 'memory', 'count', 'hours', 'gpu_hours', 'cost', 'value'] as const;
 
-function sortKey(x: Row, col: string): number | string {
+function sortKey(ctx: Ctx, x: Row, col: string): number | string {
+  const fits = x.fit !== 'no';
   switch (col) {
     case 'name': return x.name;
     case 'memory': return x.memoryBytes;
-    case 'count': return x.gpu.fits ? x.gpu.count : Infinity;
-    case 'hours': return x.gpu.fits && x.gpu.hours > 0 ? x.gpu.hours : Infinity;
-    case 'cost': return Number.isFinite(x.runCost) ? x.runCost : Infinity;
-    case 'project': return Number.isFinite(x.projectCost) ? x.projectCost : Infinity;
+    case 'count': return fits ? x.gpu.count : Infinity;
+    case 'hours': return fits && x.gpu.hours > 0 ? x.gpu.hours : Infinity;
+    case 'gpu_hours': return fits && x.gpu.hours > 0 ? x.gpu.hours * x.gpu.count : Infinity;
+    case 'cost': { const c = cashValue(ctx, x.cost, x.costCurrency); return Number.isFinite(c) ? c : Infinity; }
     default: return Number.isFinite(x.value) ? -x.value : Infinity;
   }
+}
+
+function rowDate(ctx: Ctx, g: GpuRow): string | undefined {
+  return typeof g.price_as_of === 'string' ? g.price_as_of : offerDate(ctx, g.platform, g.id, g.billing);
 }
 
 function reasons(ctx: Ctx, x: Row): string[] {
@@ -65,7 +89,7 @@ function reasons(ctx: Ctx, x: Row): string[] {
   const g = x.gpu;
   const out: string[] = [];
   const sci = g.science;
-  if (!g.fits) out.push(t('gpus.reason.nofit'));
+  if (x.fit === 'no') out.push(t('gpus.reason.nofit'));
   else if (sci) {
     // Science mode (docs/science.md): the baseline's rate moved to this card.
     out.push(t('sci.speedup', { x: sig(lang, sci.speedup) }));
@@ -73,29 +97,41 @@ function reasons(ctx: Ctx, x: Row): string[] {
     if (typeof sci.fp64_ratio === 'number' && sci.fp64_ratio > 0) out.push(t('sci.ratio', { r: `1/${num(lang, 1 / sci.fp64_ratio)}` }));
   } else if (g.count > 1) out.push(t('gpus.reason.count', { n: g.count, mem: gib(lang, g.memory_total_bytes) }));
   else out.push(t('gpus.reason.one', { mem: gib(lang, g.memory_total_bytes), cap: gib(lang, x.memoryBytes) }));
-  if (g.fits && !x.best) out.push(t('gpus.reason.noprice'));
-  if (x.best) out.push(t('gpus.reason.platform', { platform: ctx.lang === 'zh-CN' ? x.best.platform.name_zh ?? x.best.platform.name : x.best.platform.name, billing: t(`billing.${x.best.billing}` as never) }));
-  if (g.fits && !(g.hours > 0)) out.push(t('gpus.reason.nodata'));
+  if (x.fit === 'tight') out.push(t('gpus.reason.tight'));
+  // "No price" only from a planner that prices rows (contract v1.1 gpus[].cost).
+  const priced = (ctx.response?.gpus ?? []).some((r) => r.cost !== undefined);
+  if (priced && x.fit !== 'no' && g.hours > 0 && !Number.isFinite(x.cost)) out.push(t('gpus.reason.noprice'));
+  if (typeof g.platform === 'string' && g.platform) {
+    out.push(t('gpus.reason.platform', { platform: platformName(ctx, g.platform), billing: label(t, 'billing', String(g.billing ?? '')) }));
+  }
+  if (x.fit !== 'no' && !(g.hours > 0)) out.push(t('gpus.reason.nodata'));
   // The reverse questions (docs/api.md, "Memory fields"): on one card of this
   // type, the largest micro-batch and the longest sequence that fit.
   if (typeof g.max_micro_batch === 'number' && g.max_micro_batch > 0) out.push(t('gpus.reason.max_batch', { n: num(lang, g.max_micro_batch) }));
   if (typeof g.max_seq_len === 'number' && g.max_seq_len > 0) out.push(t('gpus.reason.max_seq', { n: num(lang, g.max_seq_len) }));
-  // Seed 004's cost-effectiveness coefficient, TFLOPS per unit of hourly price:
-  // on the precision the workload really uses (achieved rate, docs/time-model.md),
-  // next to the seed's own version (FP32 peak x utilization), which ranks an A100
-  // below consumer cards because it ignores the tensor cores.
+  // Seed 004's cost-effectiveness coefficient, TFLOPS per unit of hourly
+  // price: the planner's price_per_gpu_hour, else the listed price of the
+  // offer it priced the row on.
   const tp = g.throughput;
-  const price = x.best?.perGpuHour.typical ?? 0;
-  if (g.fits && price > 0 && tp && typeof tp.achieved_tflops === 'number' && tp.achieved_tflops > 0)
+  const price = typeof g.price_per_gpu_hour === 'number' ? cashValue(ctx, g.price_per_gpu_hour, x.costCurrency) : listedHourly(ctx, g.platform, g.id, g.billing);
+  if (x.fit !== 'no' && Number.isFinite(price) && price > 0 && tp && typeof tp.achieved_tflops === 'number' && tp.achieved_tflops > 0)
     out.push(t('gpus.reason.coef', { eff: sig(lang, tp.achieved_tflops / price),
       fp32: sig(lang, (tp.fp32_peak_tflops ?? 0) * (tp.utilization ?? 0) / price), cur: ctx.state.currency }));
-  // Extra reasons the planner may send (strings or {message}).
   const extra = Array.isArray(g.reasons) ? g.reasons : [];
   for (const e of extra) {
     if (typeof e === 'string') out.push(e);
     else if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') out.push((e as { message: string }).message);
   }
   return out;
+}
+
+// Time range: the rate's plausible band (throughput.low_factor..high_factor,
+// the 20th-80th percentile of measured/estimated: docs/time-model.md).
+export function rangeText(ctx: Ctx, g: GpuRow): string {
+  const tp = g.throughput ?? {};
+  const lo = typeof tp.low_factor === 'number' ? tp.low_factor : undefined;
+  const hi = typeof tp.high_factor === 'number' ? tp.high_factor : undefined;
+  return ctx.t('range.explain', { lo: lo !== undefined ? num(ctx.lang, lo, 2) : '—', hi: hi !== undefined ? num(ctx.lang, hi, 2) : '—' });
 }
 
 export function gpusView(ctx: Ctx): HTMLElement {
@@ -105,8 +141,8 @@ export function gpusView(ctx: Ctx): HTMLElement {
   const desc = state.sort.startsWith('-');
   const col = desc ? state.sort.slice(1) : state.sort;
   all.sort((a, b) => {
-    const ka = sortKey(a, col);
-    const kb = sortKey(b, col);
+    const ka = sortKey(ctx, a, col);
+    const kb = sortKey(ctx, b, col);
     const c = typeof ka === 'string' ? ka.localeCompare(String(kb)) : ka === kb ? 0 : ka < (kb as number) ? -1 : 1;
     return desc ? -c : c;
   });
@@ -117,28 +153,35 @@ export function gpusView(ctx: Ctx): HTMLElement {
       h('button', { type: 'button', class: 'sort', 'data-key': `sort/${c}`, onclick: () => ctx.set({ sort: active && !desc ? `-${c}` : c }, { now: true }) },
         t(`gpus.col.${c}` as never), active ? (desc ? ' ▼' : ' ▲') : ''));
   });
-  const cur = state.currency;
+  const fitText: Record<Fit, string> = { comfortable: '✓', tight: '⚠', no: '✗' };
   const body = all.map((x) => {
     const g = x.gpu;
-    return h('tr', { class: g.fits ? '' : 'nofit', 'data-gpu': g.id },
+    const fits = x.fit !== 'no';
+    const timed = fits && g.hours > 0;
+    const date = Number.isFinite(x.cost) ? rowDate(ctx, g) : undefined;
+    return h('tr', { class: fits ? '' : 'nofit', 'data-gpu': g.id, 'data-fit': x.fit },
       h('th', { scope: 'row' }, x.name, g.science?.fp64_starved ? h('span', { class: 'badge bad', 'data-starved': '' }, t('sci.starved')) : null),
       h('td', null, gib(lang, x.memoryBytes)),
-      h('td', null, g.fits ? `${g.fits ? '✓' : ''} ×${num(lang, g.count)}` : `✗ ${t('gpus.nofit')}`),
-      h('td', null, g.fits && g.hours > 0 ? hours(lang, g.hours) : '—',
-        g.fits && g.hours_low !== undefined && g.hours > 0 && g.hours_low !== g.hours_high ? h('span', { class: 'range' }, `${hours(lang, g.hours_low)}–${hours(lang, g.hours_high)}`) : null),
-      h('td', null, money(lang, x.runCost, cur),
-        Number.isFinite(x.runCost) ? h('span', { class: 'range' }, `${money(lang, x.runCostLow, cur)}–${money(lang, x.runCostHigh, cur)}`) : null),
-      h('td', null, money(lang, x.projectCost, cur)),
+      h('td', null, fits ? `${fitText[x.fit]} ×${num(lang, g.count)}` : `✗ ${t('gpus.nofit')}`,
+        x.fit === 'tight' ? h('span', { class: 'range' }, t('fit.tight')) : null),
+      h('td', null, timed ? hours(lang, g.hours) : '—',
+        timed && g.hours_low !== undefined && g.hours_low !== g.hours_high
+          ? h('span', { class: 'range', title: rangeText(ctx, g) }, `${hours(lang, g.hours_low)}–${hours(lang, g.hours_high)}`) : null),
+      h('td', null, timed ? num(lang, g.hours * g.count, 1) : '—'),
+      h('td', { 'data-cost': '' }, cash(ctx, x.cost, x.costCurrency), date ? h('span', { class: 'range' }, priceDate(ctx, date)) : null),
       h('td', null, Number.isFinite(x.value) ? `${num(lang, x.value * 100)}%` : '—'),
       h('td', { class: 'reasons' }, reasons(ctx, x).join(t('list.sep'))));
   });
+  const withCost = all.find((x) => Number.isFinite(x.cost));
   return section('gpus', '4', t('section.gpus'),
-    h('p', { class: 'lead' }, t('gpus.lead', { runs: num(lang, projectRuns(ctx), 1) })),
+    h('p', { class: 'lead' }, t('gpus.lead')),
+    h('p', { class: 'help', id: 'gpus-range-help' }, t('gpus.range.help')),
     h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('gpus.caption') },
       h('table', { class: 'gpus' },
         h('caption', { class: 'sr-only' }, t('gpus.caption')),
         h('thead', null, h('tr', null, head, h('th', { scope: 'col' }, t('gpus.col.reasons')))),
         h('tbody', null, body))),
+    withCost ? fxNote(ctx, withCost.costCurrency) : null,
     // The page's catalog leaves the spec sheets' sources out (CatalogProfile::page): say where they are.
     h('p', { class: 'source' }, t('catalog.sources')));
 }

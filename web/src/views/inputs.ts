@@ -6,7 +6,7 @@ import { label } from '../i18n';
 import { bigCount } from '../format';
 import {
   BILLINGS, CURRENCIES, INFER_PRECISIONS, KINDS, KV_BITS, LORA_TARGETS, METHODS, MODES, OPTIMIZERS, SHARDINGS,
-  TRAIN_PRECISIONS, stageRuns, type State, type StageState,
+  TRAIN_PRECISIONS, stageRuns, withStage, type State, type StageState,
 } from '../state';
 import type { Ctx } from './context';
 import { button, checkField, numberField, section, selectField, type Option } from './controls';
@@ -21,17 +21,14 @@ export function opts(ctx: Ctx, prefix: string, values: readonly (string | number
 
 export function stagesView(ctx: Ctx): HTMLElement {
   const { t, state } = ctx;
-  const setStage = (i: number, patch: Partial<StageState>): void => {
-    const stages = state.stages.map((s, j) => (j === i ? { ...s, ...patch } : s));
-    ctx.set({ stages });
-  };
   const rows = state.stages.map((st, i) => {
     const runs = h('output', { class: 'runs', 'aria-live': 'off' }, t('stage.runs', { n: stageRuns(st) }));
+    // Applied to the state as it is now, not `state` of this render (withStage).
     const upd = (patch: Partial<StageState>): void => {
-      setStage(i, patch);
-      runs.textContent = t('stage.runs', { n: stageRuns(ctx.state.stages[i]) });
+      ctx.set((now) => ({ stages: withStage(now, st.stage, patch) }));
+      runs.textContent = t('stage.runs', { n: stageRuns(ctx.state.stages.find((x) => x.stage === st.stage) ?? st) });
     };
-    return h('fieldset', { class: 'stage' },
+    return h('fieldset', { class: 'stage', 'data-stage': st.stage },
       h('legend', null, label(t, 'stage', st.stage)),
       h('p', { class: 'help' }, label(t, 'stage.help', st.stage)),
       checkField({ label: t('stage.on'), value: st.on }, (on) => upd({ on })),
@@ -70,7 +67,7 @@ function modelPicker(ctx: Ctx): HTMLElement {
   };
   fill();
   search.addEventListener('input', fill);
-  select.addEventListener('change', () => ctx.set({ source: 'preset', preset: select.value }, { now: true, inputs: isCnn(select.value) !== isCnn(state.preset) }));
+  select.addEventListener('change', () => ctx.set({ source: 'preset', preset: select.value }, { now: true, inputs: isCnn(select.value) !== isCnn(ctx.state.preset) }));
   return h('div', { class: 'field' },
     h('label', { for: search.id }, t('model.search')),
     search,

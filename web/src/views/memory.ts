@@ -5,9 +5,12 @@ import { h } from '../dom';
 import { gib, percent, num } from '../format';
 import { label } from '../i18n';
 import type { Request } from '../request';
-import type { OomDoctor, PlanResponse } from '../types';
+import type { OomDoctor, OomRemedy, PlanResponse } from '../types';
 import type { Ctx } from './context';
-import { section, selectField } from './controls';
+import { button, section, selectField } from './controls';
+import { requestPatch } from '../apply';
+import { fitOf } from './gpus';
+import { gpuName } from './words';
 
 // The marketing sizes students talk about (16G V100/T4, 24G 4090, 48G A6000/L40S,
 // 80G A100/H100, 141G H200), placed at the capacity of the catalog card nearest
@@ -77,13 +80,16 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
   const target = ctx.gpu(ctx.state.target_gpu) ?? ctx.catalog.gpus[0];
   const compare = h('div', { class: 'compare' });
   if (target) {
-    const fitsTotal = total <= target.memory_bytes;
-    const fitsRec = rec <= target.memory_bytes;
-    const verdict = fitsRec ? 'memory.fits' : fitsTotal ? 'memory.tight' : 'memory.nofit';
+    // The planner's verdict for one card of this type (gpus[].fit, contract
+    // v1.1): the page, the plan and the OOM doctor say the same.
+    const row = r.gpus.find((g) => g.id === target.id);
+    const fit = !row ? 'unknown' : row.count > 1 ? 'no' : fitOf(row);
+    const fitsRec = fit === 'comfortable';
+    const verdict = fit === 'comfortable' ? 'memory.fits' : fit === 'tight' ? 'memory.tight' : fit === 'no' ? 'memory.nofit' : 'memory.unknown';
     compare.append(
       selectField({ id: 'target-gpu', label: t('memory.target'), value: target.id, options: ctx.catalog.gpus.map((g) => ({ value: g.id, label: `${g.name} (${gib(lang, g.memory_bytes)})` })) },
         (v) => ctx.set({ target_gpu: v }, { now: true })),
-      h('p', { class: `verdict ${fitsRec ? 'good' : fitsTotal ? 'warn' : 'bad'}` },
+      h('p', { class: `verdict ${fit === 'comfortable' ? 'good' : fit === 'tight' ? 'warn' : 'bad'}`, id: 'memory-verdict', 'data-fit': fit },
         t(verdict, { gpu: target.name, cap: gib(lang, target.memory_bytes), total: gib(lang, total) })));
     if (!ctx.error && ctx.state.mode !== 'science') {
       // The planner's OOM doctor (docs/oom-doctor.md) answers "what fits" for
@@ -100,13 +106,17 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
         const tips = (doctor?.speed_tips ?? []).filter((tip) => tip.message);
         if (fitsRec && tips.length) slot.append(h('h3', null, t('advice.speed', { gpu: target.name })));
         if (!fitsRec) slot.append(remedies.length
-          ? h('ol', { class: 'advice' }, remedies.map((r) => h('li', { 'data-remedy': r.id },
-              r.message ?? label(t, 'remedy', r.id),
-              h('span', { class: 'range' }, [
-                r.total_bytes !== undefined ? `→ ${gib(lang, r.total_bytes)}` : '',
-                r.quality_impact ? ` · ${label(t, 'impact', r.quality_impact)}` : '',
-                typeof r.gpu_hours_factor === 'number' ? ` · ${t('advice.hours_factor', { x: num(lang, r.gpu_hours_factor, 2) })}` : '',
-              ].join('')))))
+          ? h('ol', { class: 'advice' }, remedies.map((rem) => {
+              const text = remedyText(ctx, rem);
+              const patch = rem.patch ? requestPatch(ctx.state, rem.patch) : null;
+              return h('li', { 'data-remedy': rem.id }, text,
+                h('span', { class: 'range' }, [
+                  rem.total_bytes !== undefined ? `→ ${gib(lang, rem.total_bytes)}` : '',
+                  rem.quality_impact ? ` · ${label(t, 'impact', rem.quality_impact)}` : '',
+                  typeof rem.gpu_hours_factor === 'number' ? ` · ${t('advice.hours_factor', { x: num(lang, rem.gpu_hours_factor, 2) })}` : '',
+                ].join('')),
+                patch ? button(t('apply'), () => ctx.apply(patch, text), { class: 'apply', 'data-apply': `remedy/${rem.id}`, 'aria-label': `${t('apply')}: ${text}` }) : null);
+            }))
           : h('p', null, t('advice.none')));
         for (const tip of tips) slot.append(h('p', { class: 'help', 'data-tip': tip.code }, tip.message));
         slot.removeAttribute('aria-busy');
@@ -117,7 +127,20 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
     h('p', { class: 'figure' }, h('strong', { class: 'big', id: 'memory-total' }, gib(lang, total)), ' ', t('memory.per_gpu'),
       h('span', { class: 'muted' }, ` · ${t('memory.allocated')} ${gib(lang, m.per_gpu.allocated_bytes)} · ${t('memory.reserved')} ${gib(lang, m.per_gpu.reserved_bytes)}`)),
     h('div', { class: 'chart' }, bar, axis),
-    legend, compare);
+    legend,
+    h('p', { class: 'help', id: 'headroom-why' }, t('memory.headroom.why', { pct: percent(lang, m.headroom) })),
+    compare);
   return out;
 }
 
+
+// A remedy in words, with the card and count it is about: "ZeRO-3 on 4 × RTX
+// 4090", "a larger card: A100 80GB" (the remedy's patch names them).
+function remedyText(ctx: Ctx, rem: OomRemedy): string {
+  const { t } = ctx;
+  const hw = (rem.patch?.hardware ?? {}) as { gpu?: unknown; count?: unknown };
+  const base = rem.message ?? label(t, 'remedy', rem.id);
+  if (rem.id === 'zero3' && typeof hw.count === 'number') return t('remedy.zero3.n', { n: hw.count, gpu: gpuName(ctx, hw.gpu) });
+  if (rem.id === 'larger_gpu' && typeof hw.gpu === 'string') return t('remedy.larger_gpu.named', { gpu: gpuName(ctx, hw.gpu) });
+  return base;
+}

@@ -2,21 +2,55 @@
 // user's own quotes (saved in localStorage, exported and imported as JSON).
 import { download, h, uid } from '../dom';
 import { money, num, percent } from '../format';
+import { effectiveScope } from '../request';
 import { label } from '../i18n';
 import { mergeQuotes, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices';
-import { convert } from '../pricing';
-import type { CatalogPlatform, Localized } from '../types';
+import type { CatalogOffer, CatalogPlatform, Localized, Range3 } from '../types';
 import type { Ctx } from './context';
 import { button, section } from './controls';
+import { cash, platformName, priceDate, sourceText } from './words';
 
 function localized(ctx: Ctx, text: Localized | undefined): string {
   if (!text) return '';
-  if (typeof text === 'string') return text;
-  return (ctx.lang === 'zh-CN' ? text.zh ?? text.en : text.en ?? text.zh) ?? '';
+  // A plain-text note is in one language: shown only on that language's page.
+  if (typeof text === 'string') return /[\u4e00-\u9fff]/.test(text) === (ctx.lang === 'zh-CN') ? text : '';
+  return (ctx.lang === 'zh-CN' ? text.zh : text.en) ?? '';
 }
 
-function platformName(ctx: Ctx, p: CatalogPlatform): string {
-  return ctx.lang === 'zh-CN' ? p.name_zh ?? p.name : p.name;
+// contract v1.1 prefs.scope cn: the platforms that bill in CNY.
+// A platform the student named in prefs.platforms is in scope either way (docs/api.md).
+export function inScope(ctx: Ctx, p: CatalogPlatform): boolean {
+  return effectiveScope(ctx.state, ctx.lang) === 'global' || ctx.state.platforms.includes(p.id) || (p.currency ?? p.offers?.[0]?.currency ?? 'CNY') === 'CNY';
+}
+
+// Billings sold as packages: the price of the period, when the catalog gives
+// it, beside its hourly equivalent.
+const PACKAGES = new Set(['daily', 'weekly', 'monthly', 'yearly']);
+
+// The figure that stands for a range: the typical price, or for a floor or a
+// promotion (which have none) the lowest.
+export function rep(r: Partial<Range3> | null | undefined): number {
+  return typeof r?.typical === 'number' ? r.typical : typeof r?.low === 'number' ? r.low : NaN;
+}
+
+function rangeOf(ctx: Ctx, r: Partial<Range3>, currency: string): string {
+  const lo = r.low ?? r.typical;
+  const hi = r.high ?? r.typical;
+  return lo !== undefined && hi !== undefined && lo !== hi ? ` (${cash(ctx, lo, currency)}–${cash(ctx, hi, currency)})` : '';
+}
+
+function offerPrice(ctx: Ctx, o: CatalogOffer): HTMLElement {
+  const { t, lang } = ctx;
+  const r = o.per_gpu_hour;
+  const per = o.per_period;
+  const hourly = r ? `${cash(ctx, rep(r), o.currency)} / ${t('unit.gpu_hour')}${rangeOf(ctx, r, o.currency)}` : '';
+  return h('span', null,
+    PACKAGES.has(o.billing) && per
+      ? h('strong', { class: 'package', 'data-package': o.billing }, `${cash(ctx, rep(per), o.currency)} / ${label(t, 'period', o.billing)}${rangeOf(ctx, per, o.currency)}`) : null,
+    PACKAGES.has(o.billing) && per && r ? ' · ' : null,
+    hourly || (per ? '' : t('platform.ask')),
+    o.price_kind && o.price_kind !== 'list' ? h('span', { class: 'badge warn' }, label(t, 'price_kind', o.price_kind)) : null,
+    o.currency !== ctx.state.currency && (r || per) ? h('span', { class: 'range' }, t('platform.original', { price: money(lang, rep(r ?? per), o.currency) })) : null);
 }
 
 function quoteInput(ctx: Ctx, p: CatalogPlatform, gpu: string, billing: string, currency: string): HTMLElement {
@@ -60,12 +94,17 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
     ctx.set({ platforms: next.length === all.length ? [] : next }, { now: true });
   });
   const offers = p.offers ?? [];
-  const priced = offers.filter((o) => o.per_gpu_hour);
-  const typ = priced.map((o) => convert(o.per_gpu_hour!.typical, o.currency, state.currency, ctx.catalog)).filter(Number.isFinite);
-  const summaryRange = typ.length ? `${money(lang, Math.min(...typ), state.currency)}–${money(lang, Math.max(...typ), state.currency)} / ${t('unit.gpu_hour')}` : t('platform.noprices');
+  const priced = offers.filter((o) => o.per_gpu_hour && !PACKAGES.has(o.billing));
+  const typ = priced.map((o) => rep(o.per_gpu_hour)).filter(Number.isFinite);
+  const cur = priced[0]?.currency ?? 'CNY';
+  const summaryRange = typ.length ? `${cash(ctx, Math.min(...typ), cur)}–${cash(ctx, Math.max(...typ), cur)} / ${t('unit.gpu_hour')}` : t('platform.noprices');
   const currency = p.currency ?? offers[0]?.currency ?? 'CNY';
+  const packages = offers.filter((o) => PACKAGES.has(o.billing));
+  const scoped = inScope(ctx, p);
   const card = h('details', { class: 'platform', 'data-platform': p.id, open: openPlatforms.has(p.id) },
-    h('summary', null, h('strong', null, platformName(ctx, p)), ` · ${label(t, 'kind', p.kind)} · ${summaryRange}`),
+    h('summary', null, h('strong', null, platformName(ctx, p)), ` · ${label(t, 'kind', p.kind)} · ${summaryRange}`,
+      packages.length ? h('span', { class: 'badge good' }, t('platform.has_packages')) : null,
+      scoped ? null : h('span', { class: 'badge warn', 'data-out-of-scope': '' }, t('platform.out_of_scope'))),
     h('div', { class: 'field check' }, include, h('label', { for: incId }, t('platform.include'))),
     h('dl', { class: 'rules' },
       h('dt', null, t('platform.granularity')), h('dd', null, rules.granularity_seconds !== undefined ? t('platform.seconds', { n: num(lang, rules.granularity_seconds) }) : t('unknown')),
@@ -75,24 +114,22 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
       h('dt', null, t('platform.spot')), h('dd', null,
         p.spot?.available === false ? t('no') : p.spot?.available || offers.some((o) => o.billing === 'spot') ? t('yes') : t('unknown'),
         p.spot?.discount ? ` (${t('platform.spot.discount', { pct: percent(lang, p.spot.discount) })})` : '',
-        p.spot?.notes ? h('span', { class: 'source' }, ` ${localized(ctx, p.spot.notes)}`) : null)),
-    p.notes ? h('p', { class: 'help' }, localized(ctx, p.notes)) : null,
+        p.spot?.notes ? h('span', { class: 'source catalog-note' }, ` ${localized(ctx, p.spot.notes)}`) : null)),
+    p.notes ? h('p', { class: 'help catalog-note' }, localized(ctx, p.notes)) : null,
     offers.length
       ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': platformName(ctx, p) },
           h('table', null,
             h('thead', null, h('tr', null, ['platform.gpu', 'platform.billing', 'platform.price', 'platform.as_of', 'platform.source', 'quote.yours'].map((k) => h('th', { scope: 'col' }, t(k as never))))),
-            h('tbody', null, offers.map((o) => h('tr', null,
+            h('tbody', null, offers.map((o) => h('tr', { 'data-billing': o.billing },
               h('th', { scope: 'row' }, ctx.gpu(o.gpu)?.name ?? o.gpu),
               h('td', null, label(t, 'billing', o.billing)),
-              h('td', null, o.per_gpu_hour
-                ? `${money(lang, o.per_gpu_hour.low, o.currency)}–${money(lang, o.per_gpu_hour.high, o.currency)} (${money(lang, o.per_gpu_hour.typical, o.currency)})`
-                : t('platform.ask')),
-              h('td', null, o.as_of ?? '—'),
-              h('td', { class: 'source' }, o.source ?? (p.sources ?? []).join('; ')),
+              h('td', null, offerPrice(ctx, o)),
+              h('td', null, priceDate(ctx, o.as_of)),
+              h('td', { class: 'source' }, sourceText(ctx, o.source ?? p.sources?.[0]), o.confidence ? ` · ${label(t, 'confidence', o.confidence)}` : ''),
               h('td', null, quoteInput(ctx, p, o.gpu, o.billing, o.currency)))))))
       : h('p', null, t('platform.ask')),
     addQuote(ctx, p, currency),
-    p.sources?.length ? h('p', { class: 'source' }, `${t('platform.sources')}: ${p.sources.join('; ')}`) : null);
+    p.sources?.length ? h('p', { class: 'source' }, `${t('platform.sources')}: ${[...new Set(p.sources.map((x) => sourceText(ctx, x)))].join(t('list.sep'))}`) : null);
   card.addEventListener('toggle', () => {
     if (card.open) openPlatforms.add(p.id);
     else openPlatforms.delete(p.id);
@@ -171,10 +208,26 @@ function quotesPanel(ctx: Ctx): HTMLElement {
       }) : null));
 }
 
+// The platform list depends on none of the workload's inputs: it is kept
+// between renders while what it shows is unchanged, so an input change does
+// not rebuild ~15 cards and their quote forms (issue #16: input to plan
+// within 100 ms; docs/performance.md).
+let kept: { key: string; el: HTMLElement } | null = null;
+
 export function platformsView(ctx: Ctx): HTMLElement {
+  const key = JSON.stringify([ctx.lang, ctx.state.currency, effectiveScope(ctx.state, ctx.lang), ctx.state.platforms, ctx.quotes, ctx.catalog.version]);
+  if (kept && kept.key === key) return kept.el;
+  const el = platformsSection(ctx);
+  kept = { key, el };
+  return el;
+}
+
+function platformsSection(ctx: Ctx): HTMLElement {
   const { t } = ctx;
   return section('platforms', '5', t('section.platforms'),
     h('p', { class: 'lead' }, t('platforms.lead')),
     quotesPanel(ctx),
-    ctx.catalog.platforms.map((p) => platformCard(ctx, p)));
+    h('p', { class: 'help' }, t(effectiveScope(ctx.state, ctx.lang) === 'global' ? 'platforms.scope.global' : 'platforms.scope.cn')),
+    // In-scope platforms first; the others stay visible, marked.
+    [...ctx.catalog.platforms].sort((a, b) => Number(inScope(ctx, b)) - Number(inScope(ctx, a))).map((p) => platformCard(ctx, p)));
 }

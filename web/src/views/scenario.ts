@@ -6,6 +6,12 @@ import { h } from '../dom';
 import { scenarioState } from '../scenario';
 import type { CatalogScenario } from '../types';
 import type { Ctx } from './context';
+import { citation } from '../format';
+
+function citeText(ctx: Ctx, source: string): string {
+  const c = citation(source);
+  return c.kind === 'site' ? c.site : c.kind === 'cite' ? c.text : ctx.t(c.kind === 'seed' ? 'source.seed' : 'source.unverified');
+}
 
 function pick(ctx: Ctx, v: { zh?: string; en?: string } | undefined): string {
   return (ctx.lang === 'zh-CN' ? v?.zh ?? v?.en : v?.en ?? v?.zh) ?? '';
@@ -13,7 +19,9 @@ function pick(ctx: Ctx, v: { zh?: string; en?: string } | undefined): string {
 
 // The first sentence: the rest is shown once the scenario is chosen.
 function firstSentence(text: string): string {
-  const m = /^.*?[。.!?！？](?=\s|$)/.exec(text);
+  // A Chinese full stop ends a sentence as it stands; a Latin one only before
+  // a space or the end ("3.1" and "e.g." do not).
+  const m = /^.*?(?:[。！？]|[.!?](?=\s|$))/.exec(text);
   return m ? m[0] : text;
 }
 
@@ -38,7 +46,8 @@ export function scenarioView(ctx: Ctx): HTMLElement | null {
       ? h('div', { class: 'scenario-about', id: 'scenario-about' },
           h('p', null, pick(ctx, chosen.explain)),
           chosen.sources?.length
-            ? h('details', null, h('summary', null, t('scenario.sources')), h('ul', null, chosen.sources.map((s) => h('li', null, s))))
+            ? h('details', null, h('summary', null, t('scenario.sources')),
+                h('ul', null, [...new Set(chosen.sources.map((s) => citeText(ctx, s)))].map((s) => h('li', null, s))))
             : null)
       : null);
 }

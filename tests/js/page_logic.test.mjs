@@ -1,0 +1,209 @@
+// Unit tests of the page's logic modules (issue #16, "Also"): state and the
+// share link, request building (prefs.scope), formatting (money in the
+// display currency, price dates, sources), the Apply patches, and exports.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { fakeCtx, pageModules } from './page_modules.mjs';
+
+let m;
+before(async () => { m = await pageModules(); });
+
+// --- state and share link ---------------------------------------------------
+test('state: scope is sanitized and survives the share link', () => {
+  const s = { ...m.state.defaultState(), scope: 'global', title: '课题 A' };
+  const back = m.state.decodeHash(m.state.encodeHash(s));
+  assert.equal(back.scope, 'global');
+  assert.equal(back.title, '课题 A');
+  assert.equal(m.state.sanitize({ scope: 'mars' }).scope, '');
+  assert.equal(m.state.sanitize({ stages: [{ stage: 'formal', seeds: 5, sweep: 2, ablations: 4 }] }).stages[1].seeds, 5);
+  assert.equal(m.state.decodeHash('#s=!!!'), 'invalid');
+});
+
+// --- request ------------------------------------------------------------------
+test('request: prefs.scope is sent only when the switch differs from the locale default', () => {
+  const d = m.state.defaultState();
+  assert.equal(m.request.toRequest(d, 'zh-CN', []).prefs?.scope, undefined);
+  assert.equal(m.request.toRequest({ ...d, scope: 'global' }, 'zh-CN', []).prefs.scope, 'global');
+  assert.equal(m.request.toRequest({ ...d, scope: 'cn' }, 'en', []).prefs.scope, 'cn');
+  assert.equal(m.request.toRequest({ ...d, scope: 'global' }, 'en', []).prefs?.scope, undefined);
+  assert.equal(m.request.effectiveScope(d, 'zh-CN'), 'cn');
+  assert.equal(m.request.effectiveScope(d, 'en'), 'global');
+});
+
+test('request: stage runs are seeds × sweep × ablations', () => {
+  const d = m.state.defaultState();
+  const stages = d.stages.map((s) => (s.stage === 'formal' ? { ...s, seeds: 5, sweep: 2, ablations: 4 } : s));
+  const r = m.request.toRequest({ ...d, stages }, 'zh-CN', []);
+  assert.equal(r.stages.find((s) => s.stage === 'formal').runs, 40);
+});
+
+// --- formatting ---------------------------------------------------------------
+test('format: money re-expressed in the display currency at the catalog rate', () => {
+  const fx = { cny_per_usd: 7, as_of: '2026-07-31' };
+  assert.equal(m.format.inCurrency(70, 'CNY', 'USD', fx), 10);
+  assert.equal(m.format.inCurrency(10, 'USD', 'CNY', fx), 70);
+  assert.equal(m.format.inCurrency(10, 'CNY', 'CNY', undefined), 10);
+  assert.ok(Number.isNaN(m.format.inCurrency(10, 'CNY', 'USD', undefined)));
+  assert.ok(Number.isNaN(m.format.inCurrency(10, 'CNY', 'USD', { cny_per_usd: 0 })));
+  assert.equal(m.format.moneyIn('en', 154, 'CNY', 'USD', fx), '$22.00');
+  assert.equal(m.format.moneyIn('zh-CN', 154, 'CNY', 'CNY', fx), '¥154');
+  assert.equal(m.format.moneyIn('en', NaN, 'CNY', 'USD', fx), '—');
+});
+
+test('format: a price older than six months is stale; partial dates count from their start', () => {
+  const now = new Date(Date.UTC(2026, 11, 1));
+  assert.equal(m.format.isStale('2026-06-02', now), false);
+  assert.equal(m.format.isStale('2026-05-31', now), true);
+  assert.equal(m.format.isStale('2026-11', now), false);
+  assert.equal(m.format.isStale('2026', now), true); // 2026-01-01
+  assert.equal(m.format.isStale(undefined, now), true);
+  assert.equal(m.format.isStale('soon', now), true);
+  assert.equal(m.format.ageDays('2026-11-30', now), 1);
+  assert.equal(m.format.ageDays('nope', now), null);
+});
+
+test('format: sources become a site a student can open, never a file name or a tag', () => {
+  const site = (s) => m.format.sourceLabel(s);
+  assert.deepEqual(site('launch price, sysrqmts.com (S18)'), { kind: 'site', site: 'sysrqmts.com' });
+  assert.deepEqual(site('github.com/tgarg01/silybench-data gpu_prices.csv: 1x A10 0.86'), { kind: 'site', site: 'github.com/tgarg01/silybench-data' });
+  assert.deepEqual(site('seed article 000_fb94363cc0d7a5bc.txt (南京高校课题租GPU)'), { kind: 'seed' });
+  assert.deepEqual(site("AIMC '国内云GPU平台部署指南' (LLM-style guide, low confidence)"), { kind: 'unverified' });
+  assert.deepEqual(site(''), { kind: 'unverified' });
+  assert.deepEqual(site('vendors.json and cloud_gpu.json'), { kind: 'unverified' });
+});
+
+test('format: a scenario source becomes a short citation', () => {
+  const c = (s) => m.format.citation(s);
+  assert.deepEqual(c('github:pytorch/vision references/segmentation/README.md (8 x V100)'), { kind: 'site', site: 'github.com/pytorch/vision' });
+  assert.deepEqual(c('Hu et al. 2021, LoRA (arXiv:2106.09685)'), { kind: 'cite', text: 'Hu et al. 2021, arXiv:2106.09685' });
+  assert.deepEqual(c('Williams, Waterman, Patterson 2009, Roofline (CACM 52(4))'), { kind: 'cite', text: 'Williams, Waterman, Patterson 2009' });
+  assert.deepEqual(c('seed 003_8d1c946a69db8da7.txt: renting an A100'), { kind: 'seed' });
+  assert.deepEqual(c("GROMACS manual, 'Mixed and double precision'"), { kind: 'cite', text: 'GROMACS manual' });
+});
+
+// --- Apply --------------------------------------------------------------------
+test('apply: an OOM-doctor patch becomes a form change; nothing to change gives no button', () => {
+  const s = m.state.defaultState();
+  assert.deepEqual(m.apply.requestPatch(s, { workload: { micro_batch: 1 }, hardware: { gpu: 'rtx-4090', count: 1 } }), { micro_batch: 1 });
+  assert.deepEqual(m.apply.requestPatch(s, { workload: { sharding: 'zero3' }, hardware: { gpu: 'rtx-4090', count: 4 } }), { sharding: 'zero3', gpus: 4 });
+  assert.deepEqual(m.apply.requestPatch(s, { hardware: { gpu: 'a100-80g', count: 1 } }), { target_gpu: 'a100-80g' });
+  assert.equal(m.apply.requestPatch(s, { workload: { grad_checkpointing: true } }), null); // already on
+  assert.deepEqual(m.apply.requestPatch(s, { workload: { lora: { rank: 8 } } }), { lora_rank: 8 });
+  assert.equal(m.apply.requestPatch(s, { workload: { micro_batch: 'one' } }), null); // wrong type: no change
+});
+
+test('apply: budget changes by code; campus needs the user rate first', () => {
+  const s = m.state.defaultState();
+  assert.deepEqual(m.apply.changePatch(s, { code: 'qlora' }), { method: 'qlora' });
+  assert.deepEqual(m.apply.changePatch(s, { code: 'spot' }), { billing: 'spot' });
+  assert.deepEqual(m.apply.changePatch(s, { code: 'grad-accumulation' }), { micro_batch: 1 });
+  assert.equal(m.apply.changePatch(s, { code: 'campus' }), null);
+  const fewer = m.apply.changePatch(s, { code: 'fewer-runs' }).stages;
+  const runs = (st) => st.seeds * st.sweep * st.ablations;
+  assert.equal(runs(fewer[0]), runs(s.stages[0]), 'debug untouched');
+  assert.ok(runs(fewer[1]) < runs(s.stages[1]) && runs(fewer[1]) >= runs(s.stages[1]) / 2);
+  assert.deepEqual(m.apply.fieldPatch(s, 'workload.grad_checkpointing', false), { grad_checkpointing: false });
+  assert.equal(m.apply.fieldPatch(s, 'workload.unknown_thing', 1), null);
+});
+
+// --- budget and exports ---------------------------------------------------------
+// Issue #16 item 2's case: 4090 × 2, 30.8 billed instance hours, ¥154.
+function planResponse({ feasible = true, within = true } = {}) {
+  return {
+    memory: { per_gpu: { allocated_bytes: 1e10, reserved_bytes: 1.1e10, total_bytes: 1.2e10 }, components: [{ id: 'weights', bytes: 1.2e10 }], headroom: 0.3, recommended_bytes: 1.56e10 },
+    gpus: [{ id: 'rtx-4090', fits: true, fit: 'comfortable', count: 1, hours: 3, hours_low: 2.5, hours_high: 4, cost: 7.5, platform: 'gpushare', billing: 'on-demand', throughput: { low_factor: 0.75, high_factor: 1.2 } },
+      { id: 'a100-80g', fits: false, fit: 'no', count: 1, hours: 0 }],
+    warnings: feasible ? [] : [{ code: 'nothing_fits', message: 'formal 阶段没有可用的选项' }],
+    plan: {
+      currency: 'CNY', total_cost: feasible ? 154 : 0, within_budget: feasible && within, feasible, budget: within ? 200 : 100, wall_hours: 30.8,
+      changes: within ? [] : [{ code: 'spot', saving: 40, message: '改用竞价' }],
+      stages: [{ stage: 'formal', runs: 12, gpu: 'rtx-4090', count: 2, platform: 'gpushare', billing: 'on-demand', hours: 30.8, wall_hours: 30.8, cost: 154, share: 1, feasible,
+        sharding: 'ddp', fit: 'comfortable', workload_changes: [{ field: 'workload.grad_checkpointing', value: true }] }],
+    },
+  };
+}
+
+test('budget: card-hours are instance hours × GPUs per instance; wall-clock stays wall-clock', () => {
+  const ctx = fakeCtx(m, { response: planResponse() });
+  const b = m['views/budget'].budgetOf(ctx);
+  assert.equal(b.stages[0].gpuHours, 61.6);
+  assert.equal(b.stages[0].wallHours, 30.8);
+  assert.equal(b.feasible, true);
+});
+
+test('budget: an infeasible plan is never within budget', () => {
+  const b = m['views/budget'].budgetOf(fakeCtx(m, { response: planResponse({ feasible: false }) }));
+  assert.equal(b.feasible, false);
+  assert.equal(b.within, false);
+  // A stage-level infeasible (responses before plan.feasible) reads the same.
+  const r = planResponse();
+  delete r.plan.feasible;
+  r.plan.stages[0].feasible = false;
+  assert.equal(m['views/budget'].budgetOf(fakeCtx(m, { response: r })).feasible, false);
+});
+
+for (const lang of ['zh-CN', 'en']) {
+  test(`export (${lang}): Markdown stands on its own — inputs, plan with platform and card-hours, assumptions, sources, date`, () => {
+    const ctx = fakeCtx(m, { lang, response: planResponse({ within: false }), state: { title: 'T|1' } });
+    const md = m.export.toMarkdown(ctx, '9.9.9', new Date(Date.UTC(2026, 11, 1)));
+    assert.match(md, /^# T\\\|1/);
+    assert.match(md, /2026-12-01/);
+    const zh = lang === 'zh-CN';
+    assert.match(md, zh ? /## 输入/ : /## Inputs/);
+    assert.match(md, zh ? /正式实验: 12 次运行（3 个种子 × 2 个超参点 × 2 组消融）/ : /Formal experiments: 12 runs \\\(3 seeds × 2/);
+    assert.match(md, zh ? /\| 阶段 \| 次数 \| GPU \| 平台 \| 卡·时 \| 用时 \| 费用 \|/ : /\| Stage \| Runs \| GPU \| Platform \| GPU-hours \| Wall-clock \| Cost \|/);
+    // the platform by its name in this language, 61.6 card-hours, 30.8 wall hours
+    assert.match(md, zh ? /恒源云 · 按量 \| 61\.6 \| 30\.8/ : /Gpushare · on-demand \| 61\.6 \| 30\.8/i);
+    assert.match(md, zh ? /## 假设/ : /## Assumptions/);
+    assert.match(md, zh ? /## 来源/ : /## Sources/);
+    assert.match(md, zh ? /1 美元 = 7 元/ : /1 USD = 7 CNY/);
+    assert.doesNotMatch(md, /\b(formal|debug|revision)\b/, 'no stage ids');
+    assert.doesNotMatch(md, /\(S\d+\)|\.txt\b/, 'no source tags or file names');
+  });
+}
+
+test('export: a USD display converts every plan figure at the catalog rate', () => {
+  const ctx = fakeCtx(m, { lang: 'en', response: planResponse(), state: { currency: 'USD' } });
+  const md = m.export.toMarkdown(ctx, '9.9.9');
+  assert.match(md, /\*\*project total: \$22\.00\*\*/i);
+  assert.doesNotMatch(md, /¥/);
+  const csv = m.export.toCsv(ctx).split('\r\n');
+  assert.equal(csv[0], 'gpu_id,gpu,memory_bytes,fit,count,wall_hours,wall_hours_low,wall_hours_high,gpu_hours,platform,billing,run_cost_USD');
+  assert.match(csv[1], /^rtx-4090,RTX 4090,24000000000,comfortable,1,3,2\.5,4,3,gpushare,on-demand,1\.07/);
+  assert.match(csv[2], /^a100-80g,.*,no,.*,$/);
+});
+
+test('export: an infeasible plan says so, never a total within budget', () => {
+  for (const lang of ['zh-CN', 'en']) {
+    const md = m.export.toMarkdown(fakeCtx(m, { lang, response: planResponse({ feasible: false }) }), '9.9.9');
+    assert.match(md, lang === 'zh-CN' ? /\*\*没有可行方案\*\*/ : /\*\*No feasible plan\*\*/);
+    assert.doesNotMatch(md, /在预算|within the budget|¥0\.00/i);
+  }
+});
+
+// --- the views' words -----------------------------------------------------------
+test('words: stage ids in the planner\'s sentences, platform names and the GPU table\'s verdicts', () => {
+  const zh = fakeCtx(m, { lang: 'zh-CN' });
+  const en = fakeCtx(m, { lang: 'en' });
+  const w = m['views/words'];
+  assert.equal(w.withStageNames(zh, 'debug/formal 阶段没有可用的选项'), '调试/正式实验 阶段没有可用的选项');
+  assert.equal(w.withStageNames(en, 'No option for the revision stage'), 'No option for the Revision stage');
+  assert.equal(w.withStageNames(en, 'debugging'), 'debugging', 'whole words only');
+  assert.equal(w.platformName(zh, 'gpushare'), '恒源云');
+  assert.equal(w.platformName(en, 'gpushare'), 'Gpushare');
+  assert.equal(w.sourceText(zh, 'seed article 004_ab06.txt'), '学生经验文章（未核实）');
+  // The date of the offer a figure was priced on; a derived spot price, its on-demand offer's.
+  assert.equal(w.offerDate(zh, 'autodl', 'rtx-4090', 'spot'), '2026-11');
+  assert.equal(w.offerDate(zh, 'nowhere', 'rtx-4090', 'on-demand'), undefined);
+  assert.equal(w.listedHourly(zh, 'autodl', 'rtx-4090', 'on-demand'), 2.5);
+  assert.ok(Number.isNaN(w.listedHourly(zh, 'autodl', 'a100-80g', 'on-demand')));
+  const g = m['views/gpus'];
+  assert.equal(g.fitOf({ fit: 'tight', fits: true }), 'tight');
+  assert.equal(g.fitOf({ fits: true }), 'comfortable'); // before contract v1.1
+  assert.equal(g.fitOf({ fits: false }), 'no');
+  // A row's cost is the planner's, in its currency; a card that does not fit has none.
+  const rows = g.rows(fakeCtx(m, { response: { memory: {}, warnings: [], gpus: [{ id: 'rtx-4090', fit: 'no', fits: false, count: 1, hours: 1, cost: 5 }, { id: 'a100-80g', fit: 'comfortable', fits: true, count: 1, hours: 1, cost: 9 }] } }));
+  assert.ok(Number.isNaN(rows[0].cost));
+  assert.equal(rows[1].cost, 9);
+  assert.equal(rows[1].costCurrency, 'CNY');
+});

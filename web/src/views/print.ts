@@ -1,0 +1,17 @@
+// What a printout carries beyond the results (issue #16 item 8): the inputs,
+// the assumptions and the date, so a printed plan stands on its own. Hidden
+// on screen (the form says the same there).
+import { h } from '../dom';
+import { assumptionLines, inputLines } from '../export';
+import type { Ctx } from './context';
+
+export function printView(ctx: Ctx): HTMLElement {
+  const { t } = ctx;
+  return h('section', { class: 'card print-only print-inputs', 'aria-hidden': 'true' },
+    h('h2', null, t('export.inputs')),
+    h('p', null, `${t('export.date')}: ${new Date().toISOString().slice(0, 10)}`),
+    h('dl', null, inputLines(ctx).map(([k, v]) => [h('dt', null, k), h('dd', null, v)])),
+    h('h3', null, t('export.assumptions')),
+    h('ul', null, assumptionLines(ctx).map((a) => h('li', null, a))),
+    h('p', { class: 'source' }, t('export.sources.text')));
+}

@@ -1,0 +1,86 @@
+// Words and figures every view writes the same way: platform and stage names
+// in the page's language, money in the display currency with the rate beside
+// it, a price's date with its freshness mark, a source a student can open.
+import { h } from '../dom';
+import { ageDays, inCurrency, isStale, moneyIn, num, sourceLabel } from '../format';
+import { label } from '../i18n';
+import type { CatalogPlatform } from '../types';
+import type { Ctx } from './context';
+
+export function platformName(ctx: Ctx, p: CatalogPlatform | string | undefined): string {
+  const found = typeof p === 'string' ? ctx.catalog.platforms.find((x) => x.id === p) : p;
+  if (!found) return typeof p === 'string' && p ? p : '—';
+  return ctx.lang === 'zh-CN' ? found.name_zh ?? found.name : found.name;
+}
+
+export function gpuName(ctx: Ctx, id: unknown): string {
+  return typeof id === 'string' && id ? ctx.gpu(id)?.name ?? id : '—';
+}
+
+// The planner's messages name stages by id ("debug/formal 阶段…"): the page
+// says them in its language, as everywhere else.
+const STAGE_ID = /\b(debug|formal|revision)\b/g;
+export function withStageNames(ctx: Ctx, text: string): string {
+  return text.replace(STAGE_ID, (id) => label(ctx.t, 'stage', id));
+}
+
+// A core figure in `from`, shown in the display currency.
+export function cash(ctx: Ctx, amount: unknown, from: string | undefined): string {
+  return moneyIn(ctx.lang, amount, from || 'CNY', ctx.state.currency, ctx.catalog.fx);
+}
+export function cashValue(ctx: Ctx, amount: unknown, from: string | undefined): number {
+  return inCurrency(amount, from || 'CNY', ctx.state.currency, ctx.catalog.fx);
+}
+
+// "converted at 1 USD = 6.79 CNY (2026-07-31)", when a figure was converted.
+export function fxNote(ctx: Ctx, from: string | undefined): HTMLElement | null {
+  const fx = ctx.catalog.fx;
+  if (!fx || !from || from === ctx.state.currency) return null;
+  return h('p', { class: 'source fx-note' }, ctx.t('fx.converted', { rate: num(ctx.lang, fx.cny_per_usd, 4), as_of: fx.as_of ?? '—' }));
+}
+
+// A price's date; older than six months it says to check the platform.
+export function priceDate(ctx: Ctx, asOf: unknown): HTMLElement {
+  const stale = isStale(asOf, new Date());
+  return h('span', { class: stale ? 'as-of stale' : 'as-of', 'data-stale': stale ? 'true' : 'false' },
+    typeof asOf === 'string' && asOf ? asOf : ctx.t('unknown'),
+    stale ? h('strong', { class: 'stale-mark' }, ` ${ctx.t('price.stale')}`) : null);
+}
+
+// Under a heading or after a label "Source": the site, or what it is.
+export function sourceText(ctx: Ctx, source: unknown): string {
+  const s = sourceLabel(source);
+  return s.kind === 'site' ? s.site : ctx.t(s.kind === 'seed' ? 'source.seed' : 'source.unverified');
+}
+
+// How old the catalog's prices are, for the footer.
+export function catalogAge(ctx: Ctx): { date: string; days: number | null; stale: number; total: number } {
+  const dates = ctx.catalog.platforms.flatMap((p) => (p.offers ?? []).map((o) => o.as_of)).filter((d): d is string => typeof d === 'string');
+  const now = new Date();
+  const date = /^\d{4}-\d{2}/.test(ctx.catalog.version) ? ctx.catalog.version : [...dates].sort().pop() ?? '';
+  return { date, days: ageDays(date, now), stale: dates.filter((d) => isStale(d, now)).length, total: dates.length };
+}
+
+
+// The date of the catalog offer a planner figure was priced on, found by its
+// platform, GPU and billing (a derived spot or off-peak price: the platform's
+// offer for that GPU it was derived from). undefined for the user's own quote.
+export function offerDate(ctx: Ctx, platform: unknown, gpu: unknown, billing: unknown): string | undefined {
+  if (ctx.quotes.some((q) => q.platform === platform && q.gpu === gpu && (!billing || q.billing === billing))) return undefined;
+  const p = ctx.catalog.platforms.find((x) => x.id === platform);
+  const offers = (p?.offers ?? []).filter((o) => o.gpu === gpu);
+  return (offers.find((o) => o.billing === billing) ?? offers.find((o) => o.billing === 'on-demand') ?? offers[0])?.as_of;
+}
+
+// The hourly price a planner row was priced on, as listed (the user's quote,
+// else the catalog offer with that platform, GPU and billing), in the display
+// currency: a looked-up figure for seed 004's TFLOPS-per-price coefficient,
+// never a computed one. NaN when the row names no offer.
+export function listedHourly(ctx: Ctx, platform: unknown, gpu: unknown, billing: unknown): number {
+  const q = ctx.quotes.find((x) => x.platform === platform && x.gpu === gpu && x.billing === billing);
+  if (q) return cashValue(ctx, q.per_gpu_hour, q.currency);
+  const o = ctx.catalog.platforms.find((x) => x.id === platform)?.offers.find((x) => x.gpu === gpu && x.billing === billing);
+  const r = o?.per_gpu_hour;
+  const v = typeof r?.typical === 'number' ? r.typical : r?.low;
+  return o ? cashValue(ctx, v, o.currency) : NaN;
+}
