@@ -26,10 +26,13 @@ for (const locale of ['en', 'zh-CN']) {
       return;
     }
     const pattern = locale === 'en' ? 'TFLOPS per' : '性价比系数';
+    // A data-centre card (tensor cores far above its FP32 peak) priced on a
+    // listed offer: a derived spot or off-peak price has no listed figure to divide by.
     const row = await until(page, async (p) => {
-      const text = await p.textContent('tr[data-gpu="a100-sxm4-80g"] td.reasons').catch(() => null);
-      return text && text.includes(pattern) ? text : null;
-    }, 'an A100 row with its coefficient', 20000);
+      const texts = await p.$$eval('tr[data-gpu^="a100"] td.reasons, tr[data-gpu^="a800"] td.reasons, tr[data-gpu^="h100"] td.reasons, tr[data-gpu^="h800"] td.reasons, tr[data-gpu^="h200"] td.reasons',
+        (tds) => tds.map((td) => td.textContent)).catch(() => []);
+      return texts.find((text) => text.includes(pattern)) ?? null;
+    }, 'a data-centre card with its coefficient', 20000);
     if (locale === 'en') {
       const [effective, fp32] = coefficients(row);
       // The default workload trains in bf16-mixed: the A100's tensor cores give it

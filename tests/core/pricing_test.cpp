@@ -122,5 +122,60 @@ TEST(Pricing, NoBreakEvenWhenElectricityExceedsTheRent) {
   EXPECT_DOUBLE_EQ(rent_vs_buy(in).break_even_gpu_hours, 0);
 }
 
+// ---- The one rental price (issue #17 item 2): the planner and gpus[].cost call it.
+
+TEST(Pricing, ARentalBillsEachInstanceRoundedUpWithItsMinimumAndItsDisks) {
+  RentalTerms t;
+  t.price_per_gpu_hour = 2;
+  t.granularity_seconds = 3600;
+  t.minimum_charge_seconds = 7200;
+  t.storage_per_gb_month = 0.72;  // 0.001 per GB-hour
+  t.free_storage_gb = 10;
+  Rental r;
+  r.gpus = 2;
+  r.parallel = 2;
+  r.instances = 3;
+  r.used_hours = 2.2;  // rounds up to 3 h; above the 2 h minimum
+  r.disk_gb = 110;
+  r.disks = 3;
+  r.disk_hours = 5;
+  RentalCost c = price_rental(t, r);
+  EXPECT_DOUBLE_EQ(c.billed_hours, 9);
+  EXPECT_DOUBLE_EQ(c.compute_cost, 2 * 9 * 2 * 2);
+  EXPECT_NEAR(c.storage_cost, 3 * 100 * 0.001 * 5, 1e-12);
+  EXPECT_DOUBLE_EQ(c.cost, c.compute_cost + c.storage_cost);
+  r.used_hours = 0.5;  // below the minimum: the minimum
+  EXPECT_DOUBLE_EQ(price_rental(t, r).billed_hours, 3 * 2);
+  t.billing = Billing::monthly;  // a package bills whole months
+  EXPECT_DOUBLE_EQ(price_rental(t, r).billed_hours, 3 * kHoursPerMonth);
+}
+
+TEST(Pricing, AFreePriceCostsNothingButItsDisk) {
+  RentalTerms t;
+  t.price_per_gpu_hour = 0;
+  t.storage_per_gb_month = 0.72;
+  const OneRun run = price_one_run(t, 10, 4, 0, 100);
+  EXPECT_DOUBLE_EQ(run.cost.compute_cost, 0);
+  EXPECT_GT(run.cost.billed_hours, 10);
+  EXPECT_NEAR(run.cost.storage_cost, 100 * 0.001 * (10 + kSetupHours), 1e-12);
+}
+
+TEST(Pricing, SpotRunTimeCarriesItsExpectedLossIntoTheBill) {
+  RentalTerms t;
+  t.billing = Billing::spot;
+  t.price_per_gpu_hour = 1;
+  t.interruptions_per_hour = 0.1;
+  const RunTime spot = run_time(t, 10, 20e9, 2);
+  ASSERT_TRUE(spot.feasible);
+  EXPECT_DOUBLE_EQ(spot.checkpoint_seconds, 20e9 / (kCheckpointWriteBytesPerSecond * 2));
+  const SpotEstimate e = estimate_spot(10 * kSecondsPerHour, spot.checkpoint_seconds, kRestartSeconds, 0.1);
+  EXPECT_DOUBLE_EQ(spot.wall_hours, 10 * (1 + e.overhead_fraction));
+  EXPECT_DOUBLE_EQ(spot.billed_hours, spot.wall_hours);
+  t.billing = Billing::off_peak;  // waits, but bills only the work
+  const RunTime night = run_time(t, 10, 0, 1);
+  EXPECT_DOUBLE_EQ(night.wall_hours, 10 / kOffPeakWindowFraction);
+  EXPECT_DOUBLE_EQ(night.billed_hours, 10);
+}
+
 }  // namespace
 }  // namespace gpuplan::test

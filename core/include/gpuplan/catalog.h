@@ -134,6 +134,15 @@ struct Platform {
   bool prices_known = true;                   // false: no public price, the page asks for the user's quote
   bool priced_by_user = false;                // the campus template: the user's own rate, never a catalog price
   std::vector<ReferenceRate> reference_rates;
+
+  // Machines, not counts (issue #13): what one rented machine carries and
+  // whether several can be joined for one job (catalog `machines`; defaults
+  // by kind: a marketplace rents 1 to 8 cards of one machine, never joined;
+  // a cloud or campus cluster joins 8-card machines over its network).
+  int machine_max_gpus = 8;                   // cards one machine carries; any count up to it is rented
+  bool machines_joinable = false;             // several machines for one job (data-centre cards only)
+  double network_gbps = 0;                    // per machine between machines; 0 = unknown
+  Text machines_notes;
 };
 
 struct ExchangeRate {

@@ -21,9 +21,19 @@ struct Warning {
   std::string message;  // in the request's locale
 };
 
+// What one run of the request's `data` costs on a GPU at its count, on its
+// cheapest in-scope offer, priced as the plan prices (gpuplan/pricing.h).
+struct GpuCost {
+  double cost = 0;            // in the plan's currency (the budget's, else CNY)
+  std::string platform;
+  Billing billing = Billing::on_demand;
+};
+
 struct GpuResult {
   std::string id;
-  bool fits = false;
+  bool fits = false;          // fit != no
+  std::string fit = "no";     // "comfortable", "tight", "no" (evaluation.h fit_verdict)
+  std::optional<GpuCost> cost;  // with `data` and an in-scope offer
   int count = 1;              // fewest GPUs of this type that run the workload
   MemoryEstimate memory;      // per GPU at `count`
   Throughput throughput;      // at `count`

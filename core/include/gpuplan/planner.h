@@ -27,6 +27,14 @@ struct SpotDetail {
   double expected_interruptions = 0;
 };
 
+// A change the planner made to the request's workload (contract v1.1
+// `plan.stages[].workload_changes`): the field as the request spells it and
+// its new value as JSON text (true, "adamw-8bit", 2).
+struct WorkloadChange {
+  std::string field;
+  std::string value;
+};
+
 // One way to run a stage.
 struct StageOption {
   std::string gpu;
@@ -46,6 +54,9 @@ struct StageOption {
   double cost = 0;               // compute + storage − credit
   double credit = 0;             // education credits spent on this stage (chosen option only)
   bool tight_memory = false;     // fits only inside the safety headroom
+  std::string fit = "comfortable";  // "comfortable" or "tight" (the one verdict, evaluation.h)
+  Sharding sharding = Sharding::none;
+  std::vector<WorkloadChange> workload_changes;  // what the planner changed so that it fits
   bool education_discount = false;
   std::optional<SpotDetail> spot;
 };
@@ -118,6 +129,7 @@ struct PlanWarning {
 
 struct PlanResult {
   Category category = Category::single_gpu_small;
+  bool feasible = true;                     // false: some requested stage has no option
   std::string category_advice;
   std::vector<StagePlan> stages;
   double total_cost = 0;

@@ -45,6 +45,85 @@ struct SpotEstimate {
 SpotEstimate estimate_spot(double work_seconds, double checkpoint_seconds, double restart_seconds,
                            double interruptions_per_hour);
 
+// ---- One rental, priced (issue #17 item 2: one pricing path). The planner's
+// every candidate and each gpus[] row's `cost` come from price_rental, so the
+// GPU table and the plan cannot disagree on the same card, platform and billing.
+
+// One rental's start: create the instance, load the image, mount the data.
+// Seed 000 puts fixing an environment at "通常半小时内"; with a saved image
+// (seed 003) it is minutes. A quarter hour is billed per rental.
+inline constexpr double kSetupHours = 0.25;
+// Checkpoints are written to the instance's cloud disk. Alibaba Cloud ESSD PL0
+// gives up to 180 MB/s and PL1 350 MB/s (help.aliyun.com/document_detail/122389,
+// "ESSD 性能"); 200 MB/s is a typical data disk.
+inline constexpr double kCheckpointWriteBytesPerSecond = 200e6;
+// After a reclaim: a new instance, the image and the checkpoint read back.
+inline constexpr double kRestartSeconds = 600;
+// Off-peak windows (nights and weekends, seeds 000 and 003): a job that runs
+// only inside them progresses about half of the wall-clock time.
+inline constexpr double kOffPeakWindowFraction = 0.5;
+// Where a platform sells spot capacity but publishes no reclaim rate (none of
+// the catalog's do; AWS's Spot Instance Advisor gives only monthly buckets),
+// the planner assumes one reclaim per day of running, and says so
+// (`interruptions_assumed`). Pass a rate in the catalog to replace it.
+inline constexpr double kAssumedSpotInterruptionsPerHour = 1.0 / 24;
+
+// The reclaim rate spot is priced at on `p`: the catalog's, else the assumption above.
+double spot_interruptions_per_hour(const Platform& p);
+
+// What one offer bills, in the plan's currency.
+struct RentalTerms {
+  double price_per_gpu_hour = 0;   // discounts applied; 0 is a price (a free campus centre)
+  Billing billing = Billing::on_demand;
+  double granularity_seconds = 3600;
+  double minimum_charge_seconds = 0;
+  double storage_per_gb_month = 0;
+  double free_storage_gb = 0;
+  double interruptions_per_hour = 0;  // spot only
+};
+RentalTerms rental_terms(const Platform& p, Billing billing, double price_per_gpu_hour, double storage_per_gb_month);
+
+// One run's `work_hours` (the time model's, on-demand) on these terms: spot
+// adds its expected loss (estimate_spot) to wall and billed time alike,
+// off-peak only stretches the wall time over its windows.
+struct RunTime {
+  bool feasible = true;        // false: spot interruptions outpace progress
+  double wall_hours = 0;
+  double billed_hours = 0;     // the hours the instance runs (before rounding)
+  double checkpoint_seconds = 0;
+  SpotEstimate spot;
+};
+RunTime run_time(const RentalTerms& t, double work_hours, double checkpoint_bytes, int gpus);
+
+// A rental: `instances` alike, each with `gpus` × `parallel` cards running
+// `used_hours` (setup included), and `disks` data disks of `disk_gb` kept for
+// `disk_hours`. Billing rounds each instance's time (billed_seconds), a
+// package bills whole periods (package_billed_hours).
+struct Rental {
+  int gpus = 1;
+  int parallel = 1;
+  int instances = 1;
+  double used_hours = 0;
+  double disk_gb = 0;
+  double disks = 1;
+  double disk_hours = 0;
+};
+struct RentalCost {
+  double billed_hours = 0;   // instance hours, all instances
+  double compute_cost = 0;
+  double storage_cost = 0;
+  double cost = 0;
+};
+RentalCost price_rental(const RentalTerms& t, const Rental& r);
+
+// One run of `work_hours` on its own rental: setup, the run (spot loss
+// included), its disk. The figure of gpus[].cost and of a one-run stage.
+struct OneRun {
+  RunTime time;
+  RentalCost cost;
+};
+OneRun price_one_run(const RentalTerms& t, double work_hours, int gpus, double checkpoint_bytes, double disk_gb);
+
 // Storage billed for `gb` kept `hours` at `per_gb_month`, less the free allowance.
 double storage_cost(double gb, double free_gb, double per_gb_month, double hours);
 

@@ -46,6 +46,7 @@ struct Workload {
   int kv_cache_bits = 16;
   int gpus = 1;
   Sharding sharding = Sharding::none;
+  bool sharding_requested = false;  // the request named it: the planner never changes it
   bool cpu_offload = false;
   // Measured over estimated speed on the user's own hardware (request
   // `baseline`, docs/time-model.md); 1 without one. Every rate is multiplied by it.
@@ -98,6 +99,9 @@ struct Budget {
   std::string currency = "CNY";
 };
 
+// Which platforms a plan may use (contract v1.1 `prefs.scope`).
+enum class Scope { cn, global };
+
 struct Prefs {
   std::string billing;                 // empty: any billing option
   std::vector<std::string> platforms;  // empty: every platform
@@ -108,6 +112,9 @@ struct Prefs {
   double storage_gb = -1;              // disk kept for data, checkpoints and outputs; < 0: dataset + checkpoints
   double upload_mbps = 100;            // the user's upload bandwidth, 10^6 bit/s
   int group_size = 1;                  // people sharing one rented 8-GPU machine
+  // cn: platforms billing in CNY (Chinese marketplaces and clouds, campus);
+  // global: every platform. Default: cn under zh-CN, global otherwise.
+  Scope scope = Scope::cn;
 };
 
 // Rent versus buy: the card or workstation the user could buy instead.

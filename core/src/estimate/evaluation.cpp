@@ -7,7 +7,32 @@
 namespace gpuplan {
 
 Evaluator::Evaluator(const Request& request, const Catalog& catalog)
-    : q_(request), c_(catalog), speed_(catalog.gpus.size()) {}
+    : q_(request), c_(catalog), speed_(catalog.gpus.size()), choices_(catalog.gpus.size()) {}
+
+const char* fit_name(Fit f) {
+  switch (f) {
+    case Fit::comfortable: return "comfortable";
+    case Fit::tight: return "tight";
+    case Fit::no: return "no";
+  }
+  return "no";
+}
+
+Fit fit_verdict(double total_bytes, double capacity_bytes) {
+  if (!(total_bytes <= capacity_bytes)) return Fit::no;
+  return total_bytes * (1 + kDefaultHeadroom) <= capacity_bytes ? Fit::comfortable : Fit::tight;
+}
+
+namespace {
+
+// The fields the fit search varies; every other field is the request's own.
+bool same_shape(const Workload& a, const Workload& b) {
+  return a.gpus == b.gpus && a.sharding == b.sharding && a.grad_checkpointing == b.grad_checkpointing &&
+         a.optimizer == b.optimizer && a.micro_batch == b.micro_batch && a.grad_accumulation == b.grad_accumulation &&
+         a.cpu_offload == b.cpu_offload;
+}
+
+}  // namespace
 
 // Without a memory-saving strategy in the request, several GPUs get the one
 // that makes them hold less: ZeRO-3 / FSDP for training (plain DDP replicates
@@ -47,10 +72,10 @@ const Throughput& Evaluator::throughput_at(size_t gpu_index, int count) { return
 
 double Evaluator::run_hours_at(size_t gpu_index, int count) { return speed(gpu_index, count).hours; }
 
-Evaluator::Probes& Evaluator::probes_at(int count) {
+Evaluator::Probes& Evaluator::probes_for(const Workload& w) {
   for (auto& p : probes_)
-    if (p.count == count) return p;
-  probes_.push_back({count, {}, {}});
+    if (same_shape(p.workload, w)) return p;
+  probes_.push_back({w, {}, {}});
   return probes_.back();
 }
 
@@ -70,10 +95,17 @@ constexpr int kMaxSeqLen = 1 << 24;
 }  // namespace
 
 const FitLimits& Evaluator::limits_at(int count, double capacity_bytes) {
+  return limits_of(workload_at(count), capacity_bytes);
+}
+
+const FitLimits& Evaluator::limits_for(const FitChoice& choice, double capacity_bytes) {
+  return limits_of(choice.workload, capacity_bytes);
+}
+
+const FitLimits& Evaluator::limits_of(const Workload& w, double capacity_bytes) {
   for (const auto& l : limits_)
-    if (l.count == count && l.capacity_bytes == capacity_bytes) return l.limits;
-  Probes& probes = probes_at(count);
-  const Workload w = workload_at(count);
+    if (same_shape(l.workload, w) && l.capacity_bytes == capacity_bytes) return l.limits;
+  Probes& probes = probes_for(w);
   const auto cached = [&](std::map<int, double>& cache, auto set) {
     return [&cache, set, &w, this](int v) {
       auto [it, inserted] = cache.try_emplace(v, 0.0);
@@ -91,7 +123,7 @@ const FitLimits& Evaluator::limits_at(int count, double capacity_bytes) {
   if (q_.model.kind != ModelKind::cnn)
     out.max_seq_len =
         largest_fitting_total(kMaxSeqLen, capacity_bytes, cached(probes.seq, [](Workload& p, int v) { p.seq_len = v; }));
-  limits_.push_back({count, capacity_bytes, out});
+  limits_.push_back({w, capacity_bytes, out});
   return limits_.back().limits;
 }
 
@@ -100,6 +132,182 @@ int Evaluator::fit_count(size_t gpu_index, double headroom, int first) {
   for (int n = std::max(1, first); n <= kMaxGpusSearched; n = next_gpu_count(n))
     if (memory_at(n).total_bytes * (1 + headroom) <= capacity) return n;
   return 0;
+}
+
+// ---------------------------------------------------------------- the fit search
+
+Evaluator::Shape Evaluator::shape_of(const Workload& w) {
+  return {w.gpus, int(w.sharding), w.grad_checkpointing, int(w.optimizer), w.micro_batch, w.grad_accumulation,
+          w.cpu_offload};
+}
+
+const MemoryEstimate& Evaluator::memory_of(const Workload& w) {
+  auto [it, inserted] = shaped_.try_emplace(shape_of(w));
+  if (inserted) it->second = estimate_memory(q_.model, w);
+  return it->second;
+}
+
+const FitChoice& Evaluator::fit(size_t gpu_index, int count, bool may_change) {
+  auto& list = choices_[gpu_index];
+  for (const auto& c : list)
+    if (c.count == count && c.may_change == may_change) return c.choice;
+  list.push_back({count, may_change, search(gpu_index, count, may_change)});
+  return list.back().choice;
+}
+
+namespace {
+
+// Smaller micro-batches that keep the global batch exact: the divisors of
+// `micro_batch` below it, largest first (8 → 4, 2, 1; 6 → 3, 2, 1).
+std::vector<int> smaller_divisors(int micro_batch) {
+  std::vector<int> out;
+  for (int d = micro_batch - 1; d >= 1; --d)
+    if (micro_batch % d == 0) out.push_back(d);
+  return out;
+}
+
+// Ties in speed within half a percent go to the fewer changes (less
+// communication, fewer flags a student must set).
+constexpr double kSpeedTieFraction = 0.005;
+
+}  // namespace
+
+FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
+  const Workload& w0 = q_.workload;
+  const Gpu& gpu = c_.gpus[gpu_index];
+  const double capacity = gpu.memory_bytes;
+  const bool train = w0.mode == Mode::train;
+
+  // The shardings to try, least communication first.
+  std::vector<Sharding> shardings;
+  if (!train) {
+    shardings.push_back(workload_at(count).sharding);  // inference: weights split over several cards
+  } else if (w0.sharding_requested) {
+    shardings.push_back(count == 1 && w0.sharding == Sharding::ddp ? Sharding::none : w0.sharding);
+  } else if (count == 1) {
+    shardings.push_back(Sharding::none);
+  } else {
+    shardings = {Sharding::ddp, Sharding::zero1, Sharding::zero2, Sharding::zero3};
+  }
+
+  // The workload changes, cumulative, in their order of cost (docs/api.md,
+  // "Making it fit"): each step keeps the previous ones.
+  Workload base = train ? w0 : workload_at(count);
+  base.gpus = count;
+  std::vector<Workload> steps{base};
+  if (may_change && train) {
+    Workload w = base;
+    if (!w.grad_checkpointing) {
+      w.grad_checkpointing = true;
+      steps.push_back(w);
+    }
+    // 8-bit states save memory only where the optimizer holds much: a full
+    // fine-tune (an adapter's states are a few hundred MB at most).
+    if (w.optimizer == Optimizer::adamw && w.method == Method::full) {
+      w.optimizer = Optimizer::adamw_8bit;
+      steps.push_back(w);
+    }
+    for (int d : smaller_divisors(base.micro_batch)) {
+      w.grad_accumulation = base.grad_accumulation * (base.micro_batch / d);
+      w.micro_batch = d;
+      steps.push_back(w);
+    }
+  }
+
+  // Per sharding: the first step that fits comfortably, and the first that
+  // fits at all. A higher stage is an option only where it needs fewer
+  // changes than every lower one.
+  struct Option {
+    Workload workload;
+    Fit fit;
+  };
+  std::vector<Option> comfortable, tight;
+  size_t best_comfortable = steps.size(), best_tight = steps.size();
+  auto consider = [&](Workload w) {
+    size_t first_tight = steps.size(), first_comfortable = steps.size();
+    // Only fewer changes than a lower stage needs can make this one an option.
+    const size_t scan = std::max(best_comfortable, best_tight);
+    for (size_t k = 0; k < scan; ++k) {
+      Workload probe = steps[k];
+      probe.sharding = w.sharding;
+      probe.cpu_offload = w.cpu_offload;
+      const Fit f = fit_verdict(memory_of(probe).total_bytes, capacity);
+      if (f != Fit::no && first_tight == steps.size()) first_tight = k;
+      if (f == Fit::comfortable) {
+        first_comfortable = k;
+        break;
+      }
+    }
+    auto at = [&](size_t k) {
+      Workload out = steps[k];
+      out.sharding = w.sharding;
+      out.cpu_offload = w.cpu_offload;
+      return out;
+    };
+    if (first_comfortable < best_comfortable) {
+      comfortable.push_back({at(first_comfortable), Fit::comfortable});
+      best_comfortable = first_comfortable;
+    }
+    if (first_tight < best_tight) {
+      tight.push_back({at(first_tight), fit_verdict(memory_of(at(first_tight)).total_bytes, capacity)});
+      best_tight = first_tight;
+    }
+  };
+  for (Sharding sh : shardings) {
+    Workload w = base;
+    w.sharding = sh;
+    consider(w);
+  }
+  // Last: the optimizer in host memory (DeepSpeed ZeRO-Offload), on the
+  // highest stage allowed, where nothing else fits at all: offload runs the
+  // optimizer step at host speed and moves every gradient over PCIe.
+  if (may_change && train && !base.cpu_offload && comfortable.empty() && tight.empty()) {
+    Workload w = base;
+    w.sharding = shardings.back();
+    w.cpu_offload = true;
+    consider(w);
+  }
+
+  FitChoice out;
+  out.count = count;
+  const std::vector<Option>& pool = !comfortable.empty() ? comfortable : tight;
+  if (pool.empty()) {
+    // Nothing fits: the request's workload as given, for the figures gpus[]
+    // shows (the planner skips the count and reads none of them).
+    Workload w = base;
+    w.sharding = shardings.front();
+    out.workload = w;
+    out.memory = &memory_of(w);
+    if (!may_change) {
+      out.throughput = throughput_at(gpu_index, count);  // the default strategy's speed
+      out.hours = run_hours_at(gpu_index, count);
+    }
+    return out;
+  }
+  // The fastest option by the time model, ties to the earlier (fewer changes).
+  size_t pick = 0;
+  std::vector<Throughput> speeds;
+  speeds.reserve(pool.size());
+  for (size_t i = 0; i < pool.size(); ++i) {
+    speeds.push_back(pool.size() == 1 ? Throughput{} : estimate_throughput(q_.model, pool[i].workload, gpu, count));
+    if (i > 0 && speeds[i].samples_per_s > speeds[pick].samples_per_s * (1 + kSpeedTieFraction)) pick = i;
+  }
+  out.fit = pool[pick].fit;
+  out.workload = pool[pick].workload;
+  out.memory = &memory_of(out.workload);
+  out.throughput = pool.size() == 1 ? estimate_throughput(q_.model, out.workload, gpu, count) : speeds[pick];
+  if (q_.data) out.hours = job_hours(q_.model, out.workload, *q_.data, out.throughput);
+  // What changed, as the request spells it.
+  const Workload& w = out.workload;
+  if (w.grad_checkpointing != w0.grad_checkpointing)
+    out.changes.push_back({"workload.grad_checkpointing", "true"});
+  if (w.optimizer != w0.optimizer) out.changes.push_back({"workload.optimizer", "\"adamw-8bit\""});
+  if (w.micro_batch != w0.micro_batch) {
+    out.changes.push_back({"workload.micro_batch", std::to_string(w.micro_batch)});
+    out.changes.push_back({"workload.grad_accumulation", std::to_string(w.grad_accumulation)});
+  }
+  if (w.cpu_offload != w0.cpu_offload) out.changes.push_back({"workload.cpu_offload", "true"});
+  return out;
 }
 
 }  // namespace gpuplan

@@ -5,18 +5,47 @@
 #pragma once
 
 #include <deque>
+#include <string>
+#include <tuple>
 #include <map>
 #include <utility>
 #include <vector>
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/memory.h"
+#include "gpuplan/planner.h"
 #include "gpuplan/request.h"
 #include "gpuplan/throughput.h"
 
 namespace gpuplan {
 
-inline constexpr int kMaxGpusSearched = 64;  // one 8-node job: beyond this a student rents a cluster, not cards
+inline constexpr int kMaxGpusSearched = 64;
+
+// One fit verdict (contract v1.1 `fit`), read by gpus[], the plan and the OOM
+// doctor alike. `comfortable`: the estimate plus the headroom fits the card;
+// the headroom, 30 % (kDefaultHeadroom), is the memory estimator's own
+// measured error: 29.5 % at the 90th percentile of |error| over its 70
+// published measurements (docs/memory-model.md, "Validation"), so a
+// comfortable fit holds in about nine cases of ten where the estimate errs
+// low; it is also the seeds' rule of thumb ("留 30% 余量"). `tight`: the
+// estimate fits but not with the headroom: valid, flagged, and chosen only
+// when no comfortable option costs about the same. `no`: it does not fit.
+enum class Fit { comfortable, tight, no };
+const char* fit_name(Fit f);
+Fit fit_verdict(double total_bytes, double capacity_bytes);
+
+// How a workload runs on `count` cards of one type: the sharding chosen (or
+// the one requested), the changes made so that it fits, and its memory and
+// speed. Evaluator::fit documents the search.
+struct FitChoice {
+  int count = 0;
+  Fit fit = Fit::no;
+  Workload workload;
+  std::vector<WorkloadChange> changes;  // empty when the request's workload runs as given
+  const MemoryEstimate* memory = nullptr;  // per GPU (the Evaluator's cache: valid while it lives)
+  Throughput throughput;
+  double hours = 0;                     // one run over the request's data; 0 without data
+};  // one 8-node job: beyond this a student rents a cluster, not cards
 
 // The count after n in the search: every count to 8 (one machine), then doublings.
 inline int next_gpu_count(int n) { return n < 8 ? n + 1 : n * 2; }
@@ -46,6 +75,21 @@ class Evaluator {
   // times (1 + headroom), fits the card; 0 when none does.
   int fit_count(size_t gpu_index, double headroom, int first = 1);
 
+  // How the workload runs on `count` cards of catalog GPU `gpu_index`
+  // (docs/api.md, "Making it fit"). The sharding: the requested one, kept;
+  // else, on several cards, the least communication that fits (ddp, zero1,
+  // zero2, zero3), a higher stage only where it needs fewer workload changes
+  // than a lower one, the time model choosing among those. With
+  // `may_change`, the workload changes, cumulative and in their order of
+  // cost: gradient checkpointing, 8-bit optimizer states, a smaller
+  // micro-batch with gradient accumulation (the same global batch), and last
+  // CPU offload of the optimizer. A comfortable fit is preferred to a tight
+  // one; the fastest of the options considered wins, ties to the fewest
+  // changes. Never changes what the experiment is (method, model, sequence).
+  const FitChoice& fit(size_t gpu_index, int count, bool may_change);
+  // Limits at `count` for the workload a FitChoice runs.
+  const FitLimits& limits_for(const FitChoice& choice, double capacity_bytes);
+
  private:
   struct Speed {
     int count;
@@ -60,7 +104,7 @@ class Evaluator {
   std::deque<std::pair<int, MemoryEstimate>> memory_;
   std::vector<std::deque<Speed>> speed_;  // per catalog GPU
   struct Limits {
-    int count;
+    Workload workload;
     double capacity_bytes;
     FitLimits limits;
   };
@@ -69,11 +113,27 @@ class Evaluator {
   // to a probed value: the bisections for every card size start from the same
   // bounds, so all their probes above the largest card's limit coincide.
   struct Probes {
-    int count;
+    Workload workload;
     std::map<int, double> batch, seq;
   };
   std::deque<Probes> probes_;
-  Probes& probes_at(int count);
+  Probes& probes_for(const Workload& w);
+  const FitLimits& limits_of(const Workload& w, double capacity_bytes);
+
+  // Memory per workload shape (sharding, changes, count): shared by every card.
+  const MemoryEstimate& memory_of(const Workload& w);
+  // The fields the fit search varies, as a map key.
+  using Shape = std::tuple<int, int, bool, int, int, int, bool>;
+  static Shape shape_of(const Workload& w);
+  std::map<Shape, MemoryEstimate> shaped_;  // node-based: references stay valid
+  struct Choice {
+    int count;
+    bool may_change;
+    FitChoice choice;
+  };
+  std::vector<std::deque<Choice>> choices_;  // per catalog GPU
+  FitChoice search(size_t gpu_index, int count, bool may_change);
+
 };
 
 }  // namespace gpuplan

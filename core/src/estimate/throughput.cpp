@@ -128,10 +128,15 @@ double pcie_bytes_per_s(int gen) {
 }
 
 double link_bytes_per_s(const Gpu& g, int n) {
-  if (n > kGpusPerNode) return kInterNodeBytesPerS;
-  if (g.nvlink_bytes_per_s > 0) return g.nvlink_bytes_per_s / 2 * kNvlinkEfficiency;
-  double pcie = pcie_bytes_per_s(g.pcie_gen);
-  return pcie * (g.segment == Segment::consumer ? kPcieHostStagedEfficiency : kPcieP2pEfficiency);
+  double intra = g.nvlink_bytes_per_s > 0
+                     ? g.nvlink_bytes_per_s / 2 * kNvlinkEfficiency
+                     : pcie_bytes_per_s(g.pcie_gen) *
+                           (g.segment == Segment::consumer ? kPcieHostStagedEfficiency : kPcieP2pEfficiency);
+  // A ring across machines runs at its slowest hop: the network, or the link
+  // inside a machine where that is slower (a GeForce host's host-staged PCIe
+  // is below 100 Gb/s). Inter-node is never faster than intra-node (issue #13).
+  if (n > kGpusPerNode) return std::min(kInterNodeBytesPerS, intra);
+  return intra;
 }
 
 // Precision → unit. fp32 runs on TF32 tensor cores where they exist unless the

@@ -7,10 +7,52 @@
 #include <algorithm>
 
 #include "evaluation.h"
+#include "gpuplan/pricing.h"
+#include "offers.h"
 #include "science_plan.h"
 
 namespace gpuplan {
 namespace {
+
+// One run of the request's data on `choice`'s count of GPU `gpu_index`, on
+// the cheapest of `offers` for it: the plan's own rental price.
+std::optional<GpuCost> cheapest_run(Evaluator& e, size_t gpu_index, const FitChoice& choice,
+                                    const std::vector<PricedOffer>& offers, double checkpoint_bytes, double disk_gb) {
+  std::optional<GpuCost> best;
+  if (!e.request().data || choice.fit == Fit::no || !(choice.hours > 0)) return best;
+  for (const PricedOffer& o : offers) {
+    if (o.gpu != gpu_index) continue;
+    const RentalTerms terms = rental_terms(*o.platform, o.billing, o.price, o.storage_per_gb_month);
+    const OneRun run = price_one_run(terms, choice.hours, choice.count, checkpoint_bytes, disk_gb);
+    if (!run.time.feasible) continue;
+    if (!best || run.cost.cost < best->cost) best = GpuCost{run.cost.cost, o.platform->id, o.billing};
+  }
+  return best;
+}
+
+// The planner's own fix for the doctor's card (Evaluator::fit with workload
+// changes), among the remedies where its quality ranks it, so the doctor
+// never lacks what the plan does.
+void add_plan_remedy(Diagnosis& d, const FitChoice& choice, const Gpu& g, const ModelSpec& model) {
+  if (d.fits || choice.fit == Fit::no || choice.changes.empty()) return;
+  Remedy r;
+  r.id = "plan_fit";
+  r.workload = choice.workload;
+  r.gpu = g.id;
+  r.count = choice.count;
+  r.memory = *choice.memory;
+  r.fits = true;
+  r.quality = choice.workload.optimizer != d.original.optimizer ? QualityImpact::numerics : QualityImpact::none;
+  r.gradient_accumulation = std::max(1, d.original.micro_batch / std::max(1, choice.workload.micro_batch));
+  const Throughput before = estimate_throughput(model, d.original, g, d.count);
+  if (before.samples_per_s > 0 && choice.throughput.samples_per_s > 0) {
+    r.time_factor = before.samples_per_s / choice.throughput.samples_per_s;
+    r.gpu_hours_factor = r.time_factor * choice.count / std::max(1, d.count);
+  }
+  auto pos = std::find_if(d.remedies.begin(), d.remedies.end(),
+                          [&](const Remedy& x) { return int(x.quality) > int(r.quality); });
+  d.remedies.insert(pos, r);
+}
 
 GpuResult evaluate(Evaluator& e, size_t gpu_index) {
   const Request& q = e.request();
@@ -20,20 +62,20 @@ GpuResult evaluate(Evaluator& e, size_t gpu_index) {
   // With a given count, check that count only; otherwise search upward.
   const int first = q.hardware ? q.hardware->count : std::max(1, q.workload.gpus);
   const int last = q.hardware ? q.hardware->count : kMaxGpusSearched;
+  const FitChoice* choice = nullptr;
   for (int n = first; n <= std::max(first, last); n = next_gpu_count(n)) {
-    const MemoryEstimate& m = e.memory_at(n);
-    r.count = n;
-    r.memory = m;
-    if (m.total_bytes <= g.memory_bytes) {
-      r.fits = true;
-      break;
-    }
+    choice = &e.fit(gpu_index, n, false);
+    if (choice->fit != Fit::no) break;
     if (q.hardware) break;
   }
-  r.throughput = e.throughput_at(gpu_index, r.count);
-  r.hours = e.run_hours_at(gpu_index, r.count);
+  r.count = choice->count;
+  r.memory = *choice->memory;
+  r.fits = choice->fit != Fit::no;
+  r.fit = fit_name(choice->fit);
+  r.throughput = choice->throughput;
+  r.hours = choice->hours;
   // Reverse questions at the count shown: how far batch and length can go.
-  r.limits = e.limits_at(r.count, g.memory_bytes);
+  r.limits = e.limits_for(*choice, g.memory_bytes);
   return r;
 }
 
@@ -47,11 +89,24 @@ Response plan(const Request& q, const Catalog& catalog) {
   out.locale = q.locale;
   out.memory = estimate_memory(q.model, q.workload);
   out.recommended_bytes = out.memory.total_bytes * (1 + out.headroom);
+  const std::string currency = q.budget ? q.budget->currency : "CNY";
+  const std::vector<PricedOffer> offers = q.data ? priced_offers(q, catalog, currency) : std::vector<PricedOffer>{};
+  const double checkpoint = q.data ? checkpoint_bytes(q) : 0;
+  const double disk = q.data ? storage_gb(q, checkpoint) : 0;
   for (size_t i = 0; i < catalog.gpus.size(); ++i)
-    if (!q.hardware || catalog.gpus[i].id == q.hardware->gpu) out.gpus.push_back(evaluate(e, i));
-  // With a chosen card: the OOM doctor (gpuplan/oom_doctor.h), owned by the lead.
-  if (q.hardware)
-    out.oom_doctor = diagnose(q.model, q.workload, *catalog.find_gpu(q.hardware->gpu), q.hardware->count, catalog);
+    if (!q.hardware || catalog.gpus[i].id == q.hardware->gpu) {
+      out.gpus.push_back(evaluate(e, i));
+      const FitChoice& choice = e.fit(i, out.gpus.back().count, false);
+      out.gpus.back().cost = cheapest_run(e, i, choice, offers, checkpoint, disk);
+    }
+  // With a chosen card: the OOM doctor (gpuplan/oom_doctor.h) on the workload
+  // as gpus[] runs it at that count (the same sharding), so the two agree.
+  if (q.hardware) {
+    const Gpu& g = *catalog.find_gpu(q.hardware->gpu);
+    const size_t gi = size_t(&g - catalog.gpus.data());
+    out.oom_doctor = diagnose(q.model, e.fit(gi, q.hardware->count, false).workload, g, q.hardware->count, catalog);
+    add_plan_remedy(*out.oom_doctor, e.fit(gi, q.hardware->count, true), g, q.model);
+  }
   if (!q.stages.empty()) {
     out.plan = plan_stages(e);
     for (const auto& w : out.plan->warnings) out.warnings.push_back({w.code, w.message});

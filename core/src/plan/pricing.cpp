@@ -50,6 +50,67 @@ SpotEstimate estimate_spot(double work_seconds, double checkpoint_seconds, doubl
   return s;
 }
 
+double spot_interruptions_per_hour(const Platform& p) {
+  return p.spot_interruptions_per_hour > 0 ? p.spot_interruptions_per_hour : kAssumedSpotInterruptionsPerHour;
+}
+
+RentalTerms rental_terms(const Platform& p, Billing billing, double price_per_gpu_hour, double storage_per_gb_month) {
+  RentalTerms t;
+  t.price_per_gpu_hour = price_per_gpu_hour;
+  t.billing = billing;
+  t.granularity_seconds = p.billing_granularity_seconds;
+  t.minimum_charge_seconds = p.minimum_charge_seconds;
+  t.storage_per_gb_month = storage_per_gb_month;
+  t.free_storage_gb = p.free_storage_gb;
+  t.interruptions_per_hour = billing == Billing::spot ? spot_interruptions_per_hour(p) : 0;
+  return t;
+}
+
+RunTime run_time(const RentalTerms& t, double work_hours, double checkpoint_bytes, int gpus) {
+  RunTime r;
+  r.wall_hours = r.billed_hours = work_hours;
+  if (t.billing == Billing::spot) {
+    // Each GPU writes its shard of the checkpoint in parallel.
+    r.checkpoint_seconds = checkpoint_bytes / (kCheckpointWriteBytesPerSecond * gpus);
+    r.spot = estimate_spot(work_hours * kSecondsPerHour, r.checkpoint_seconds, kRestartSeconds, t.interruptions_per_hour);
+    if (!r.spot.feasible) {
+      r.feasible = false;
+      return r;
+    }
+    r.wall_hours = r.billed_hours = work_hours * (1 + r.spot.overhead_fraction);
+  } else if (t.billing == Billing::off_peak) {
+    r.wall_hours = work_hours / kOffPeakWindowFraction;
+  }
+  return r;
+}
+
+RentalCost price_rental(const RentalTerms& t, const Rental& r) {
+  RentalCost c;
+  const bool package = t.billing == Billing::monthly || t.billing == Billing::yearly;
+  const double billed = package ? package_billed_hours(r.used_hours, t.billing)
+                                : billed_seconds(r.used_hours * kSecondsPerHour, t.granularity_seconds,
+                                                 t.minimum_charge_seconds) /
+                                      kSecondsPerHour;
+  c.billed_hours = billed * r.instances;
+  c.compute_cost = t.price_per_gpu_hour * c.billed_hours * r.gpus * r.parallel;
+  c.storage_cost = r.disks * storage_cost(r.disk_gb, t.free_storage_gb, t.storage_per_gb_month, r.disk_hours);
+  c.cost = c.compute_cost + c.storage_cost;
+  return c;
+}
+
+OneRun price_one_run(const RentalTerms& t, double work_hours, int gpus, double checkpoint_bytes, double disk_gb) {
+  OneRun o;
+  o.time = run_time(t, work_hours, checkpoint_bytes, gpus);
+  if (!o.time.feasible) return o;
+  Rental r;
+  r.gpus = gpus;
+  r.used_hours = kSetupHours + o.time.billed_hours;
+  r.disk_gb = disk_gb;
+  r.disk_hours = kSetupHours + o.time.wall_hours;
+  o.cost = price_rental(t, r);
+  return o;
+}
+
 double storage_cost(double gb, double free_gb, double per_gb_month, double hours) {
   double billable = std::max(0.0, gb - std::max(0.0, free_gb));
   return billable * std::max(0.0, per_gb_month) * std::max(0.0, hours) / kHoursPerMonth;

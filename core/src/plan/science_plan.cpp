@@ -1,5 +1,7 @@
 #include "science_plan.h"
 
+#include "evaluation.h"
+
 #include <cmath>
 
 #include "messages.h"
@@ -40,6 +42,7 @@ Response plan_science(const Request& q, const Catalog& catalog) {
     r.id = g.id;
     r.count = w.baseline.count;
     r.fits = out.memory.total_bytes <= g.memory_bytes;
+    r.fit = fit_name(fit_verdict(out.memory.total_bytes, g.memory_bytes));  // the one verdict (evaluation.h)
     ScienceResult s;
     s.speedup = science_speedup(w, baseline, g);
     s.rate = science_rate(w, s.speedup);

@@ -260,6 +260,13 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
                                          "\" with the same billing; merge them into one price range");
     }
   p.prices_known = r.boolean("prices_known").value_or(!p.offers.empty());
+  p.machines_joinable = p.kind != PlatformKind::marketplace;
+  if (auto m = r.object("machines")) {
+    p.machine_max_gpus = int(m->integer("max_gpus", 1, 16).value_or(8));
+    p.machines_joinable = m->boolean("joinable").value_or(p.machines_joinable);
+    p.network_gbps = m->number("network_gbps", 0, 1e5).value_or(0);
+    p.machines_notes = text(*m, "notes");
+  }
   if (p.priced_by_user && !p.offers.empty())
     invalid(r.child_path("offers"), "a platform priced by the user's own rate carries no catalog offers");
   if (!p.prices_known && !p.offers.empty())

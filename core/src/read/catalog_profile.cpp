@@ -60,6 +60,7 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
       platform.erase("reference_rates");
       erase_in(platform, "billing_rules", "notes");
       erase_in(platform, "storage", "notes");
+      erase_in(platform, "machines", "notes");  // the planner reads the counts, the page no prose
       if (platform.contains("offers")) erase_each(platform["offers"], {"note"});
       if (platform.contains("education")) erase_each(platform["education"], {"name", "eligibility", "source"});
     }

@@ -165,8 +165,10 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
       w.kv_cache_bits = *v;
     }
     if (auto v = r->integer("gpus", 1, 4096)) w.gpus = *v;
-    if (auto v = r->choice("sharding", {"none", "ddp", "zero1", "zero2", "zero3", "fsdp"}))
+    if (auto v = r->choice("sharding", {"none", "ddp", "zero1", "zero2", "zero3", "fsdp"})) {
       w.sharding = *v == 5 ? Sharding::zero3 : Sharding(*v);
+      w.sharding_requested = true;  // the planner keeps it (issue #13)
+    }
     if (auto v = r->boolean("cpu_offload")) w.cpu_offload = *v;
     // Memory fields (docs/api.md, "Memory fields").
     if (auto v = r->choice("loss", {"standard", "chunked", "fused"})) w.loss = Loss(*v);
@@ -236,6 +238,8 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
 
 void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
   Locale l = q.locale;
+  // prefs.scope's default follows the locale (contract v1.1): a zh-CN user rents at home.
+  q.prefs.scope = l == Locale::zh_CN ? Scope::cn : Scope::global;
   if (const auto* stages = root.array("stages")) {
     for (size_t i = 0; i < stages->size(); ++i) {
       Reader s = element(*stages, i, "stages", l);
@@ -274,6 +278,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     if (auto v = p->number("storage_gb", 0, 1e7)) q.prefs.storage_gb = *v;
     if (auto v = p->number("upload_mbps", 0.01, 1e6)) q.prefs.upload_mbps = *v;
     if (auto v = p->integer("group_size", 1, 1000)) q.prefs.group_size = *v;
+    if (auto v = p->choice("scope", {"cn", "global"})) q.prefs.scope = Scope(*v);
   }
   if (auto b = root.object("buy")) {
     BuyOption buy;

@@ -39,6 +39,8 @@ const RemedyText kRemedies[] = {
     {"zero3", {"多卡 ZeRO-3 / FSDP：参数、梯度、优化器状态分摊到每张卡", "Several GPUs with ZeRO-3 / FSDP: parameters, gradients and optimizer states split across cards"}},
     {"larger_gpu", {"换显存更大的卡（能装下的最小一档）", "A card with more memory (the smallest that holds it)"}},
     {"combined", {"单项改动都不够：以下组合才能装下", "No single change is enough: this combination fits"}},
+    {"plan_fit", {"规划在这张卡上采用的改法（按代价从低到高依次加上，直到装得下）",
+                  "What the plan does on this card: the changes in order of cost, added until it fits"}},
 };
 
 const Text* remedy_text(std::string_view id) {
@@ -68,12 +70,14 @@ void write_patch(JsonWriter& w, const Remedy& r, const Workload& o) {
   const bool changed = n.method != o.method || n.precision != o.precision || n.optimizer != o.optimizer ||
                        n.micro_batch != o.micro_batch || n.grad_checkpointing != o.grad_checkpointing ||
                        n.flash_attention != o.flash_attention || n.kv_cache_bits != o.kv_cache_bits ||
-                       n.gpus != o.gpus || n.sharding != o.sharding || n.cpu_offload != o.cpu_offload;
+                       n.gpus != o.gpus || n.sharding != o.sharding || n.cpu_offload != o.cpu_offload ||
+                       n.grad_accumulation != o.grad_accumulation;
   if (changed) {
     w.key("workload").begin_object();
     if (n.cpu_offload != o.cpu_offload) w.member("cpu_offload", n.cpu_offload);
     if (n.flash_attention != o.flash_attention) w.member("flash_attention", n.flash_attention);
     if (n.gpus != o.gpus) w.member("gpus", n.gpus);
+    if (n.grad_accumulation != o.grad_accumulation) w.member("grad_accumulation", n.grad_accumulation);
     if (n.grad_checkpointing != o.grad_checkpointing) w.member("grad_checkpointing", n.grad_checkpointing);
     if (n.kv_cache_bits != o.kv_cache_bits) w.member("kv_cache_bits", n.kv_cache_bits);
     if (n.method != o.method) w.member("method", name_of(n.method));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <utility>
 
 #include "json_writer.h"
@@ -70,7 +71,12 @@ void write_throughput(JsonWriter& w, const Throughput& t) {
 
 void write_gpu(JsonWriter& w, const GpuResult& g) {
   w.begin_object();
+  if (g.cost) {
+    w.member("billing", name_of(g.cost->billing));
+    w.member("cost", w.finite(g.cost->cost, "gpus.cost"));
+  }
   w.member("count", g.count);
+  w.member("fit", g.fit);
   w.member("fits", g.fits);
   w.member("hours", w.finite(g.hours, "hours"));
   w.member("hours_high", w.finite(g.hours / std::max(1e-9, g.throughput.low_factor), "hours_high"));
@@ -79,6 +85,7 @@ void write_gpu(JsonWriter& w, const GpuResult& g) {
   w.member("max_micro_batch", g.limits.max_micro_batch);
   w.member("max_seq_len", g.limits.max_seq_len);
   w.member("memory_total_bytes", w.bytes(g.memory.total_bytes, "gpus.memory"));
+  if (g.cost) w.member("platform", g.cost->platform);
   if (g.science) {
     w.key("science").begin_object();
     w.member("fp64_ratio", w.finite(g.science->fp64_ratio, "science.fp64_ratio"));
@@ -124,6 +131,13 @@ void write_option_brief(JsonWriter& w, const StageOption& o, const std::string* 
   w.end_object();
 }
 
+// A workload change's value, kept as its JSON text: true, 2 or "adamw-8bit".
+void write_change_value(JsonWriter& w, const std::string& text) {
+  if (text == "true" || text == "false") w.value(text == "true");
+  else if (!text.empty() && text.front() == '"') w.value(std::string_view(text).substr(1, text.size() - 2));
+  else w.value(int64_t(std::strtoll(text.c_str(), nullptr, 10)));
+}
+
 // A stage: the chosen option's fields when feasible (hours and cost 0 when
 // not), merged with the stage's own, in one sorted list.
 void write_stage(JsonWriter& w, const StagePlan& s) {
@@ -146,6 +160,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   if (f) w.member("education_discount", o.education_discount);
   w.member("feasible", s.feasible);
   if (f) {
+    w.member("fit", o.fit);
     w.member("gpu", o.gpu);
     w.member("gpus_per_run", o.gpus_per_run);
     w.member("hours", w.finite(o.hours, "plan.hours"));
@@ -164,6 +179,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   }
   w.member("runs", s.runs);
   if (f) w.member("separate_rentals", o.separate_rentals);
+  if (f) w.member("sharding", name_of(o.sharding));
   w.member("share", w.finite(s.share, "plan.share"));
   if (f && o.spot) {
     w.key("spot");
@@ -177,6 +193,16 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   w.member("upload_hours", w.finite(s.upload_hours, "plan.upload_hours"));
   if (f) w.member("wall_hours", w.finite(o.wall_hours, "plan.wall_hours"));
   w.member("why", s.why);
+  w.key("workload_changes").begin_array();
+  if (f)
+    for (const auto& c : o.workload_changes) {
+      w.begin_object();
+      w.member("field", c.field);
+      w.key("value");
+      write_change_value(w, c.value);
+      w.end_object();
+    }
+  w.end_array();
   w.end_object();
 }
 
@@ -239,6 +265,7 @@ void write_plan(JsonWriter& w, const PlanResult& p) {
   w.end_array();
   w.member("currency", p.currency);
   if (p.deadline_hours > 0) w.member("deadline_hours", w.finite(p.deadline_hours, "plan.deadline_hours"));
+  w.member("feasible", p.feasible);
   if (p.group) {
     w.key("group");
     write_group(w, *p.group);

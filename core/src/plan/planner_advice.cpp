@@ -1,0 +1,318 @@
+// The advice the planner writes around its choice: the reason for each
+// stage, education credits, rent or buy, group rental, the warnings and the
+// budget changes. The search that makes the choice: planner_search.cpp.
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/memory.h"
+#include "names.h"
+#include "planner_internal.h"
+
+namespace gpuplan::planner_detail {
+
+// ---------------------------------------------------------------- why
+
+std::string Planner::why(const StagePlan& sp, const Candidate& c) {
+  const StageOption& o = sp.chosen;
+  const PricedOffer& offer = offers_[size_t(c.offer)];
+  const Gpu& gpu = c_.gpus[offer.gpu];
+  const std::string platform = offer.platform->name.in(q_.locale);
+  std::string out;
+  auto add = [&](std::string_view code, std::initializer_list<std::string> args) {
+    if (!out.empty()) out += " ";
+    out += msg(code, args);
+  };
+  const FitChoice& choice = e_.fit(offer.gpu, c.gpus_per_run, true);
+  const std::string need_gib = fixed(choice.memory->total_bytes / kGiB, 1);
+  switch (sp.stage) {
+    case Stage::debug:
+      add("plan.why.debug", {percent(sp.data_fraction), gpu.name, platform, std::to_string(sp.runs), hours_text(o.run_hours)});
+      if (gpu.segment != Segment::consumer) add("plan.why.debug_no_consumer", {});
+      break;
+    case Stage::formal:
+      add("plan.why.formal", {gpu.name, std::to_string(o.gpus_per_run), platform, hours_text(o.run_hours), need_gib});
+      break;
+    case Stage::revision:
+      add("plan.why.revision", {gpu.name, std::to_string(o.gpus_per_run), platform, hours_text(o.run_hours), need_gib});
+      break;
+  }
+  if (sp.stage != Stage::debug && smallest_fit_bytes_ > 0 && !q_.hardware) {
+    const double limit = kRightSizeFactor * smallest_fit_bytes_;
+    bool excluded = std::any_of(offers_.begin(), offers_.end(),
+                                [&](const PricedOffer& po) { return c_.gpus[po.gpu].memory_bytes >= limit; });
+    if (excluded) add("plan.why.right_size", {fixed(limit / kGiB, 0)});
+  }
+  const int fit = c.fewest;
+  if (o.gpus_per_run > fit) {
+    double one = e_.fit(offer.gpu, fit, true).hours * sp.data_fraction;
+    add("plan.why.multi_gpu", {hours_text(one), std::to_string(o.gpus_per_run),
+                               percent(choice.throughput.scaling_efficiency)});
+  }
+  if (o.gpus_per_run > 1)
+    add(q_.workload.sharding_requested ? "plan.why.sharding_requested" : "plan.why.sharding",
+        {std::to_string(o.gpus_per_run), name_of(o.sharding)});
+  if (!o.workload_changes.empty()) {
+    std::string list;
+    const std::string sep = q_.locale == Locale::en ? "; " : "；";
+    const Workload& w = choice.workload;
+    auto item = [&](const std::string& text) { list += (list.empty() ? "" : sep) + text; };
+    if (w.grad_checkpointing && !q_.workload.grad_checkpointing) item(msg("plan.why.change.grad_checkpointing"));
+    if (w.optimizer != q_.workload.optimizer) item(msg("plan.why.change.optimizer"));
+    if (w.micro_batch != q_.workload.micro_batch)
+      item(msg("plan.why.change.micro_batch", {std::to_string(w.micro_batch), std::to_string(w.grad_accumulation)}));
+    if (w.cpu_offload && !q_.workload.cpu_offload) item(msg("plan.why.change.cpu_offload"));
+    add("plan.why.changes", {list});
+  }
+  if (o.tight_memory) add("plan.why.tight", {});
+  if (o.parallel_runs > 1) add("plan.why.packed", {std::to_string(sp.runs), std::to_string(o.count)});
+  else if (!o.separate_rentals && sp.runs > 1) add("plan.why.queued", {std::to_string(sp.runs)});
+  if (o.separate_rentals && sp.stage != Stage::debug) add("plan.why.separate", {std::to_string(sp.runs)});
+  if (o.spot) {
+    add("plan.why.spot", {percent(o.spot->overhead_fraction), fixed(o.spot->interruptions_per_hour * 24, 1)});
+    if (o.spot->interruptions_assumed) add("plan.why.spot_assumed", {});
+    if (o.spot->checkpoint_interval_hours > 0 && o.spot->checkpoint_interval_hours * 1.001 < o.run_hours)
+      add("plan.why.checkpoint", {fixed(o.spot->checkpoint_interval_hours * 60, 0),
+                                  fixed(o.spot->checkpoint_seconds, o.spot->checkpoint_seconds < 10 ? 1 : 0)});
+  }
+  if (o.billing == Billing::off_peak) add("plan.why.off_peak", {});
+  if (o.billing == Billing::monthly || o.billing == Billing::yearly) add("plan.why.package", {name_of(o.billing)});
+  if (o.education_discount) add("plan.why.education", {});
+  return out;
+}
+
+// ---------------------------------------------------------------- education credits
+
+// Credits from the catalog's education programmes (vouchers, research
+// credits; seeds 000 and 004: "提交学生证能领代金券") when the user says they
+// qualify: each platform's credits pay its stages in order, once. They do not
+// change the choice: the plan's cost falls by at most the credit.
+void Planner::apply_credits(PlanResult& r) {
+  if (!q_.prefs.education) return;
+  for (const Platform& p : c_.platforms) {
+    double credit = 0;
+    for (const auto& e : p.education)
+      if (e.credit_amount > 0) credit += convert_currency(e.credit_amount, e.currency, currency_, c_.fx);
+    for (auto& sp : r.stages) {
+      if (credit <= 0) break;
+      if (!sp.feasible || sp.chosen.platform != p.id) continue;
+      double used = std::min(credit, sp.chosen.cost);
+      sp.chosen.credit = used;
+      sp.chosen.cost -= used;
+      credit -= used;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- rent or buy, group
+
+void Planner::rent_or_buy(PlanResult& r) {
+  const StagePlan* main = nullptr;
+  for (const auto& sp : r.stages)
+    if (sp.feasible && (!main || sp.stage == Stage::formal)) main = &sp;
+  if (!main) return;
+  const Gpu* gpu = c_.find_gpu(main->chosen.gpu);
+  RentVsBuyPlan plan;
+  plan.gpu = gpu->id;
+  if (q_.buy && q_.buy->price > 0) {
+    plan.purchase_per_gpu = convert_currency(q_.buy->price, q_.buy->currency, currency_, c_.fx);
+    plan.source = "request";
+  } else if (gpu->purchase && gpu->purchase->amount > 0) {
+    plan.purchase_per_gpu = convert_currency(gpu->purchase->amount, gpu->purchase->currency, currency_, c_.fx);
+    plan.source = gpu->purchase->source;
+  } else {
+    return;
+  }
+  double compute = 0;
+  for (const auto& sp : r.stages) {
+    if (!sp.feasible) continue;
+    plan.gpu_hours += sp.chosen.hours * sp.chosen.count;
+    compute += sp.chosen.compute_cost;
+  }
+  if (plan.gpu_hours <= 0) return;
+  RentVsBuyInput in;
+  in.rent_per_gpu_hour = compute / plan.gpu_hours;
+  in.purchase_per_gpu = plan.purchase_per_gpu;
+  in.watts_per_gpu = q_.buy && q_.buy->watts > 0 ? q_.buy->watts : gpu->tdp_watts;
+  in.electricity_per_kwh = q_.buy && q_.buy->electricity_per_kwh >= 0
+                               ? convert_currency(q_.buy->electricity_per_kwh, q_.buy->currency, currency_, c_.fx)
+                               : convert_currency(kDefaultElectricityCnyPerKwh, "CNY", currency_, c_.fx);
+  in.resale_fraction = q_.buy ? q_.buy->resale_fraction : 0;
+  in.service_years = q_.buy ? q_.buy->years : 3;
+  in.gpu_hours = plan.gpu_hours;
+  in.gpus = main->chosen.gpus_per_run;
+  RentVsBuy out = rent_vs_buy(in);
+  plan.rent_per_gpu_hour = in.rent_per_gpu_hour;
+  plan.electricity_per_kwh = in.electricity_per_kwh;
+  plan.watts_per_gpu = in.watts_per_gpu;
+  plan.rent_cost = out.rent_cost;
+  plan.buy_cost = out.buy_cost;
+  plan.break_even_gpu_hours = out.break_even_gpu_hours;
+  plan.utilization_to_break_even = out.utilization_to_break_even;
+  plan.depreciation_per_year = out.depreciation_per_year;
+  plan.cheaper = out.rent_is_cheaper ? "rent" : "buy";
+  r.rent_vs_buy = plan;
+}
+
+// Seed 004: several people sharing one 8-GPU machine on a package price.
+void Planner::group_rental(PlanResult& r) {
+  if (q_.prefs.group_size <= 1) return;
+  const StagePlan* main = nullptr;
+  for (const auto& sp : r.stages)
+    if (sp.feasible && (!main || sp.stage == Stage::formal)) main = &sp;
+  if (!main) return;
+  const PricedOffer* package = nullptr;
+  const PricedOffer* hourly = nullptr;
+  for (const auto& o : offers_) {
+    if (c_.gpus[o.gpu].id != main->chosen.gpu) continue;
+    bool is_package = o.billing == Billing::monthly || o.billing == Billing::yearly;
+    if (is_package && (!package || o.price < package->price)) package = &o;
+    if (o.billing == Billing::on_demand && (!hourly || o.price < hourly->price)) hourly = &o;
+  }
+  const PricedOffer* rent = package ? package : hourly;
+  if (!rent) return;
+  GroupRentalPlan g;
+  g.people = q_.prefs.group_size;
+  g.gpus = kMachineGpus;
+  g.gpu = main->chosen.gpu;
+  g.platform = rent->platform->id;
+  g.billing = rent->billing;
+  g.machine_per_month = rent->price * kMachineGpus * kHoursPerMonth;
+  g.per_person_per_month = g.machine_per_month / g.people;
+  g.per_person_gpu_hours_per_month = double(kMachineGpus) * kHoursPerMonth / g.people;
+  g.hourly_equivalent_per_month = g.per_person_gpu_hours_per_month * (hourly ? hourly->price : rent->price);
+  g.saving_fraction = g.hourly_equivalent_per_month > 0 ? 1 - g.per_person_per_month / g.hourly_equivalent_per_month : 0;
+  r.group = g;
+}
+
+// ---------------------------------------------------------------- warnings
+
+void Planner::warnings(PlanResult& r) {
+  auto warn = [&](std::string code, std::initializer_list<std::string> args) {
+    for (const auto& w : r.warnings)
+      if (w.code == code) {
+        std::string text = message(q_.locale, "plan.warn." + code, args);
+        if (w.message == text) return;  // the same warning once
+      }
+    r.warnings.push_back({code, message(q_.locale, "plan.warn." + code, args)});
+  };
+  if (!q_.data) warn("plan_needs_data", {});
+  for (size_t i = 0; i < r.stages.size(); ++i) {
+    const StagePlan& sp = r.stages[i];
+    if (!sp.feasible) {
+      if (sp.runs > 0) warn("no_option", {name_of(sp.stage)});  // a stage of 0 runs is simply skipped
+      continue;
+    }
+    const StageOption& o = sp.chosen;
+    const PricedOffer& offer = offers_[size_t(chosen_[i].offer)];
+    const Gpu& gpu = c_.gpus[offer.gpu];
+    const std::string gpu_name = gpu.name;
+    const std::string platform = offer.platform->name.in(q_.locale);
+    const double total = e_.fit(offer.gpu, o.gpus_per_run, true).memory->total_bytes;
+    if (o.tight_memory)
+      warn("memory_within_headroom", {gpu_name, fixed(total / kGiB, 1), fixed(gpu.memory_bytes / kGiB, 0),
+                                      percent(kDefaultHeadroom)});
+    if (o.gpus_per_run == 1 && smallest_catalog_fit_bytes_ > 0 &&
+        gpu.memory_bytes >= kRightSizeFactor * smallest_catalog_fit_bytes_)
+      warn("big_card_small_job", {gpu_name, fixed(gpu.memory_bytes / kGiB, 0), fixed(total * (1 + kDefaultHeadroom) / kGiB, 1)});
+    // Seed 000: "有的平台写着低价，实际是包年折算价".
+    const double used = o.hours;
+    for (const auto& p : offers_) {
+      bool is_package = p.billing == Billing::monthly || p.billing == Billing::yearly;
+      if (!is_package || p.gpu != offer.gpu || p.price >= o.price_per_gpu_hour || used <= 0) continue;
+      double billed = package_billed_hours(used / std::max(1, o.instances), p.billing) * std::max(1, o.instances);
+      if (billed < used * 1.5) continue;  // the package is well used: not a trap
+      warn("package_price_as_hourly", {p.platform->name.in(q_.locale), gpu_name, money(p.price), r.currency,
+                                       name_of(p.billing), hours_text(used), money(p.price * billed / used)});
+    }
+    if (o.billing == Billing::spot && r.deadline_hours > 0 &&
+        (q_.prefs.deadline_days <= 7 || r.wall_hours > 0.5 * r.deadline_hours))
+      warn("spot_near_deadline", {fixed(q_.prefs.deadline_days, 0)});
+    // prefs.scope global under zh-CN: an overseas platform's costs beyond its price.
+    if (q_.locale == Locale::zh_CN && offer.platform->currency != "CNY")
+      warn("cross_border", {platform, "1 USD = " + fixed(c_.fx.cny_per_usd, 2) + " CNY (" + c_.fx.as_of + ")"});
+    if (sp.upload_hours > kLongUploadHours)
+      warn("long_upload", {fixed(q_.prefs.dataset_gb, 0), hours_text(sp.upload_hours), fixed(q_.prefs.upload_mbps, 0)});
+    const double disk_gb = storage_gb();
+    if (offer.platform->disk_bills_after_release && disk_gb > 0) {
+      double per_month = storage_cost(disk_gb, offer.platform->free_storage_gb, offer.storage_per_gb_month, kHoursPerMonth);
+      if (per_month > 0) warn("disk_bills_after_release", {platform, fixed(disk_gb, 0), money(per_month), r.currency});
+      else warn("disk_bills_after_release_unpriced", {platform, fixed(disk_gb, 0)});
+    }
+    if (sp.stage == Stage::debug && r.budget && *r.budget > 0 && o.cost > kDebugMaxShare * *r.budget)
+      warn("debug_over_share", {percent(o.cost / *r.budget), percent(kDebugMaxShare)});
+  }
+  if (!r.meets_deadline)
+    warn("deadline_missed", {fixed(r.wall_hours / 24, 1), fixed(q_.prefs.deadline_days, 0)});
+}
+
+// ---------------------------------------------------------------- budget
+
+void Planner::budget_changes(PlanResult& r) {
+  auto replan = [&](const Request& changed) {
+    Evaluator e(changed, c_);
+    return Planner(e).run(false);
+  };
+  auto consider = [&](std::string code, const Request& changed, std::initializer_list<std::string> args) {
+    PlanResult alt = replan(changed);
+    bool all_feasible = std::all_of(alt.stages.begin(), alt.stages.end(), [](const StagePlan& s) { return s.feasible; });
+    if (!all_feasible || alt.total_cost >= r.total_cost - 1e-9) return;
+    BudgetChange ch;
+    ch.code = code;
+    ch.saving = r.total_cost - alt.total_cost;
+    ch.new_total = alt.total_cost;
+    ch.message = message(q_.locale, "plan.change." + code, args) + " " +
+                 msg("plan.change.saving", {money(ch.saving), r.currency, money(ch.new_total)});
+    r.changes.push_back(ch);
+  };
+  const Workload& w = q_.workload;
+  if (w.mode == Mode::train && w.method != Method::qlora && q_.model.kind != ModelKind::cnn) {
+    Request changed = q_;
+    changed.workload.method = Method::qlora;
+    consider("qlora", changed, {});
+  }
+  if (w.micro_batch > 1) {
+    Request changed = q_;
+    changed.workload.micro_batch = 1;
+    changed.workload.grad_accumulation = w.grad_accumulation * w.micro_batch;  // the same effective batch
+    consider("grad-accumulation", changed, {std::to_string(w.micro_batch)});
+  }
+  if (q_.prefs.billing != "spot") {
+    Request changed = q_;
+    changed.prefs.billing = "spot";
+    consider("spot", changed, {});
+  }
+  bool many_runs = std::any_of(q_.stages.begin(), q_.stages.end(), [](const StageRequest& s) { return s.runs > 1; });
+  if (many_runs) {
+    Request changed = q_;
+    for (auto& s : changed.stages) s.runs = std::max(1, (s.runs + 1) / 2);
+    consider("fewer-runs", changed, {});
+  }
+  // A school or regional computing centre (seed 003): free or nearly so, with
+  // a queue. Priced when the user gave its rate; otherwise its saving is at
+  // most the compute of the formal and revision stages.
+  for (const Platform& p : c_.platforms) {
+    if (p.kind != PlatformKind::campus) continue;
+    bool priced = std::any_of(q_.prices.begin(), q_.prices.end(), [&](const UserPrice& u) { return u.platform == p.id; });
+    if (priced) {
+      Request changed = q_;
+      changed.prefs.platforms = {p.id};
+      consider("campus", changed, {p.name.in(q_.locale)});
+    } else {
+      double compute = 0;
+      for (const auto& sp : r.stages)
+        if (sp.feasible && sp.stage != Stage::debug) compute += sp.chosen.compute_cost;
+      if (compute <= 0) continue;
+      BudgetChange ch;
+      ch.code = "campus";
+      ch.saving = compute;
+      ch.new_total = r.total_cost - compute;
+      ch.saving_is_upper_bound = true;
+      ch.message = msg("plan.change.campus_unpriced", {p.name.in(q_.locale), money(compute), r.currency});
+      r.changes.push_back(ch);
+    }
+    break;
+  }
+  std::stable_sort(r.changes.begin(), r.changes.end(),
+                   [](const BudgetChange& a, const BudgetChange& b) { return a.saving > b.saving; });
+}
+}  // namespace gpuplan::planner_detail

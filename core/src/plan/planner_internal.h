@@ -1,0 +1,128 @@
+// The planner's internals, shared by its two halves: the search
+// (planner_search.cpp: offers, memory fit, candidates, the Pareto choice, the
+// deadline) and the advice it writes (planner_advice.cpp: the reasons, the
+// warnings, education credits, rent or buy, group rental, budget changes).
+// Policy and cost model: docs/api.md ("How the planner decides", "Cost model").
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evaluation.h"
+#include "gpuplan/planner.h"
+#include "gpuplan/pricing.h"
+#include "messages.h"
+#include "offers.h"
+
+namespace gpuplan::planner_detail {
+
+// --- Policy constants, each from the seed articles (/docs/api.md cites them).
+// Seed 003, "多卡并行训练": more GPUs are worth it when one card needs over 3 days.
+inline constexpr double kMultiGpuAfterHours = 72;
+// Seed 003, "预算分配建议": debugging should not exceed 20 % of the budget.
+inline constexpr double kDebugMaxShare = 0.2;
+// Seed 003: "如果总预算在5000元以内，优先保证核心实验的算力".
+inline constexpr double kSmallBudgetCny = 5000;
+// Seed 003, "常见坑": an A100 for a 7B job wastes the budget. A card with three
+// times the memory of the smallest one that holds the job (80 GB vs 24 GB) is
+// left out of the default choice unless nothing smaller meets the deadline.
+inline constexpr double kRightSizeFactor = 3;
+// A rented multi-GPU machine holds at most 8 cards (one node); packing and
+// data parallelism stay within it, as group rentals do (seed 004).
+inline constexpr int kMachineGpus = 8;
+// Residential electricity in China is about 0.5–0.6 CNY/kWh (NDRC tiered
+// tariffs, first tier); 0.6 is the default unless the request gives its rate.
+inline constexpr double kDefaultElectricityCnyPerKwh = 0.6;
+// Costs within half a percent are a tie, broken by the shorter wall time.
+inline constexpr double kTieFraction = 0.005;
+// A tight fit (inside the memory headroom) gives way to a comfortable option
+// costing up to 10 % more: about what one out-of-memory restart of a run
+// costs (the setup and the lost part of the run), which the headroom exists
+// to avoid. A judgement, not a fit: docs/api.md ("Making it fit").
+inline constexpr double kTightPreference = 0.10;
+// Upload time above which the user is warned.
+inline constexpr double kLongUploadHours = 2;
+// Pareto points listed in the response (the set is thinned evenly beyond it).
+inline constexpr size_t kParetoListed = 4;
+
+inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+inline std::string fixed(double x, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, std::isfinite(x) ? x : 0.0);
+  return buf;
+}
+inline std::string money(double x) { return fixed(x, std::fabs(x) >= 100 ? 0 : 2); }
+inline std::string hours_text(double h) { return fixed(h, h >= 10 ? 0 : 1); }
+inline std::string percent(double f) { return fixed(100 * f, 0); }
+
+// One candidate, small and index-based: thousands are built per stage.
+struct Candidate {
+  int offer = 0;
+  int gpus_per_run = 1;
+  int fewest = 1;       // the fewest GPUs of this card that hold the job on this platform
+  int parallel = 1;
+  bool separate = false;
+  int instances = 1;
+  double run_hours = 0;
+  double wall_hours = 0;
+  double billed_hours = 0;  // instance hours, all instances
+  double compute_cost = 0;
+  double storage_cost = 0;
+  double cost = 0;
+  bool tight = false;
+  bool policy = true;   // the seeds' stage policy in full
+  bool relaxed = true;  // the policy without its card rules (segment, right size), for when nothing follows it
+  SpotEstimate spot;
+  double checkpoint_seconds = 0;
+};
+
+class Planner {
+ public:
+  Planner(Evaluator& e) : e_(e), q_(e.request()), c_(e.catalog()) {
+    currency_ = q_.budget ? q_.budget->currency : "CNY";
+  }
+
+  PlanResult run(bool with_changes);
+
+ private:
+  void build_offers();
+  void fit_gpus();
+  std::vector<int> counts(const Gpu& g, const Platform& p) const;
+  double checkpoint_bytes();
+  std::vector<Candidate> candidates(const StageRequest& s);
+  void choose(const StageRequest& s, const std::vector<Candidate>& all, StagePlan& out, std::vector<Candidate>& front,
+              std::vector<Candidate>& full);
+  StageOption to_option(const Candidate& c);
+  Category classify();
+  void deadline(PlanResult& r, std::vector<std::vector<Candidate>>& fronts);
+  void budget_changes(PlanResult& r);
+  void nothing_fits(PlanResult& r);
+  void rent_or_buy(PlanResult& r);
+  void group_rental(PlanResult& r);
+  void warnings(PlanResult& r);
+  std::string why(const StagePlan& sp, const Candidate& c);
+  void apply_credits(PlanResult& r);
+  std::string msg(std::string_view code, std::initializer_list<std::string> args = {}) const {
+    return message(q_.locale, code, args);
+  }
+  double storage_gb();
+
+  Evaluator& e_;
+  const Request& q_;
+  const Catalog& c_;
+  std::string currency_;
+  std::vector<PricedOffer> offers_;
+  double need_bytes_ = 0;            // per GPU at count 1, headroom included
+  double smallest_fit_bytes_ = 0;    // smallest offered card holding the job on its own
+  double smallest_catalog_fit_bytes_ = 0;  // the same over the whole catalog, offered or not
+  double checkpoint_bytes_ = -1;
+  std::vector<Candidate> chosen_;     // per stage, parallel to the result's stages
+};
+
+}  // namespace gpuplan::planner_detail
