@@ -103,9 +103,12 @@ for (const L of LANGS) {
     assert.equal(await page.locator('[data-quote-row]').count(), 1);
     // The clean list is what is stored now; the next load says nothing more.
     assert.equal(JSON.parse(await page.evaluate(() => localStorage.getItem('gpuplan.prices'))).quotes.length, 1);
+    // Chromium commits localStorage to the browser process in batches: give it a moment before the reload.
+    await page.waitForTimeout(500);
     await page.reload();
     await page.waitForSelector('#memory-total');
-    assert.ok(!(await page.textContent('.notes')).includes(L.setAside));
+    const again = await page.textContent('.notes');
+    assert.ok(!again.includes(L.setAside), `the next load has nothing to say, got: ${again}`);
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -5,7 +5,7 @@ import { iframeSnippet, isEmbed, reportHeight } from './embed';
 import { toCsv, toJson, toMarkdown } from './export';
 import { gib, hours, num } from './format';
 import { detectLang, translator, type Lang, type T } from './i18n';
-import { capQuotes, loadQuotes, MAX_QUOTES, parseImport, saveQuotes, setAsideCount, type Notice, type Quote, type Reason } from './prices';
+import { capQuotes, loadQuotes, MAX_QUOTES, mergeQuotes, parseImport, saveQuotes, setAsideCount, type Notice, type Quote, type Reason } from './prices';
 import { Store } from './storage';
 import {
   LAST_KEY, loadLast, loadProjects, MAX_PROJECTS, mergeProjects, newId, saveLast, saveProjects, serializeFile, uniqueName,
@@ -306,9 +306,7 @@ export class App implements Ctx, ProjectsCtx {
     const projectsOk = this.saved(saveProjects(this.store, this.projects));
     const message = this.t('projects.imported', { n: merged.added, q: parsed.quotes.length, skipped: merged.skipped + parsed.rejected + merged.over });
     if (!projectsOk) this.notify(this.t('projects.unsaved'), 'error');
-    const byKey = new Map(this.quotes.map((q) => [`${q.platform}/${q.gpu}/${q.billing}`, q]));
-    for (const q of parsed.quotes) byKey.set(`${q.platform}/${q.gpu}/${q.billing}`, q);
-    this.setQuotes([...byKey.values()], message);
+    this.setQuotes(mergeQuotes(this.quotes, parsed.quotes), message);
   }
 
   setCompare(ids: string[]): void {

@@ -41,7 +41,7 @@ export type Notice =
 
 export interface Known { platforms: Set<string>; gpus: Set<string> }
 
-const BILLINGS = ['on-demand', 'spot', 'monthly', 'yearly', 'off-peak', 'weekly', 'daily'];
+const BILLINGS = ['on-demand', 'spot', 'monthly', 'yearly', 'off-peak'];
 
 // The quote, or the reason it cannot be one.
 export function checkQuote(x: unknown, known: Known): Quote | Exclude<Reason, 'duplicate' | 'cap'> {

@@ -74,7 +74,9 @@ export function compareRows(ctx: Ctx, entries: CompareEntry[]): CompareRow[] {
         const s = (r.plan?.stages ?? []).find((x) => x.stage === stage);
         if (!s) return '—';
         if (s.feasible === false) return t('budget.infeasible');
-        return `${ctx.gpu(String(s.gpu ?? ''))?.name ?? s.gpu} ×${s.count ?? 1} · ${platformName(ctx, s.platform)} · ${label(t, 'billing', String(s.billing ?? ''))}`;
+        // The planner's verdict on this stage's card, said when it is tight (inside the headroom).
+        const tight = s.fit === 'tight' ? ` · ${label(t, 'compare.fit', 'tight')}` : '';
+        return `${ctx.gpu(String(s.gpu ?? ''))?.name ?? s.gpu} ×${s.count ?? 1} · ${platformName(ctx, s.platform)} · ${label(t, 'billing', String(s.billing ?? ''))}${tight}`;
       }),
     })),
     { key: 'hours', title: t('compare.hours'), cells: each((r) => hours(lang, r.plan?.wall_hours)) },

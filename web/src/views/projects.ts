@@ -45,7 +45,7 @@ function compareBox(ctx: ProjectsCtx, id: string, name: string, inTable = true):
     ctx.setCompare(box.checked ? [...rest, id] : rest);
   });
   // In the list the visible word is short (a phone's column is narrow); the label still names the plan.
-  const text = inTable ? [ctx.t('compare.pick_short'), h('span', { class: 'sr-only' }, ` ${ctx.t('compare.pick', { name })}`)] : ctx.t('compare.pick', { name });
+  const text = inTable ? [ctx.t('compare.pick_short'), h('span', { class: 'sr-only' }, ` ${name}`)] : ctx.t('compare.pick', { name });
   return h('span', { class: 'check' }, box, h('label', { for: boxId }, text));
 }
 
