@@ -39,7 +39,7 @@ function contentSecurityPolicy(html: string): string {
 // plain base64, which gzip squeezes poorly (base64 hides the byte structure);
 // base64 of already-compressed bytes gzips to the size of those bytes. So the
 // page carries the wasm compressed, and the Emscripten glue's own copy is
-// dropped: web/src/wasm_binary.ts decompresses it into Module.wasmBinary.
+// dropped: web/src/main.ts decompresses it (web/src/lzma.ts) into Module.wasmBinary.
 // LZMA (xz's "lzma" format, preset 9e) takes this module to 124 KB where
 // gzip -9 gives 151 KB and Zopfli 142 KB; the decoder (web/src/lzma.ts, from
 // the LZMA SDK's specification) adds ~1 KB to the page and ~30-80 ms before

@@ -178,7 +178,7 @@ test('every scenario fills the form with its own request', async () => {
     }
     assert.equal(sent.model.preset, want.model.preset, sc.id);
     const { lora, ...workload } = want.workload;
-    for (const [k, v] of Object.entries(workload)) assert.equal(sent.workload[k], v, `${sc.id} workload.${k}`);
+    for (const [k, v] of Object.entries(workload)) assert.deepStrictEqual(sent.workload[k], v, `${sc.id} workload.${k}`);
     if (lora) assert.deepEqual(sent.workload.lora, lora, `${sc.id} workload.lora`);
     if (want.data.tokens) {
       // Pre-training counts tokens: the page holds them as whole sequences.

@@ -70,6 +70,9 @@ for (const L of LANGS) {
     assert.equal(JSON.parse(await page.evaluate(() => localStorage.getItem('gpuplan.prices'))).schema, 3);
     // {schema: 3, pad: 1 MiB}, the repro: too large to copy, kept in place, and the fourth reload still loads.
     await page.evaluate(() => localStorage.setItem('gpuplan.prices', JSON.stringify({ schema: 3, pad: 'p'.repeat(1 << 20) })));
+    // Chromium commits localStorage to the browser process in batches: give it a moment before the
+    // reload, or the reload can still read the 256 KiB value backed up above.
+    await page.waitForTimeout(1000);
     for (let i = 0; i < 4; i += 1) {
       await page.reload();
       await page.waitForSelector('#memory-total');

@@ -62,7 +62,10 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
         baseline: { gpu: sc.gpu, count: sc.count, rate: sc.rate, unit: sc.unit },
         ...(sc.unit === 'hours' ? {} : { job: sc.job }) } }
     : { locale: lang, model, workload };
-  if (s.images_per_sample !== 1 && s.mode !== 'science') workload.images_per_sample = s.images_per_sample;
+  // A vision-language model's requests always say how many images a sample carries (a scenario's
+  // 1 included), so that an exported request reads as the one the student chose.
+  const isVlm = (s.source === 'custom' ? s.custom.kind : presetKind) === 'vlm';
+  if ((isVlm || s.images_per_sample !== 1) && s.mode !== 'science') workload.images_per_sample = s.images_per_sample;
   if (s.hardware && s.mode !== 'science') req.hardware = { gpu: s.hardware, count: s.gpus };
   // A paper's run (docs/api.md, baseline.wall_hours): the core prices every option from it.
   if (s.paper.on && s.mode === 'train') req.baseline = { gpu: s.paper.gpu, count: s.paper.count, wall_hours: s.paper.hours };

@@ -1,4 +1,7 @@
 // Per-GPU memory estimate. First-principles accounting of what PyTorch holds
+// (Over 500 lines on purpose: one accounting of one peak, each term beside the
+// ones it adds to; the model arithmetic, architectures and objectives it calls
+// live in their own files.)
 // at the peak of a training step or an inference batch; every term cites its
 // derivation. docs/memory-model.md has the full derivation and the error
 // measured against published runs (tests/data/memory_cases.json).

@@ -1,3 +1,5 @@
+// (Over 500 lines on purpose: one step-time model whose terms share the card's
+// figures; the model arithmetic and sustained rates it reads are their own files.)
 // Training and inference speed as a step-time model: the work (FLOPs, bytes
 // moved, kernels launched, bytes communicated) over the card's figures for the
 // precision actually used. Every formula, constant and its source, and the

@@ -1,4 +1,5 @@
-// The planner's search: every GPU × count × platform × billing option for
+// The planner's search (its advice: planner_advice.cpp, failures: planner_failure.cpp):
+// every GPU × count × platform × billing option for
 // each stage, priced with each platform's billing rules, the seeds' stage
 // policy as the default choice, the Pareto set kept as alternatives, then the
 // deadline, and the main flow that hands the chosen plan to the advice
