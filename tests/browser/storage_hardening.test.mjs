@@ -12,6 +12,20 @@ after(async () => { await browser?.close(); });
 
 // Runs `seed` in the page's storage before its first load only (a reload keeps what the page wrote).
 const once = (seed) => `if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1'); (${seed})(); }`;
+// Chromium commits localStorage to the browser process in batches (about a second, longer on a
+// loaded runner), so a reload right after a write can still read the value from before it. Reload
+// until `done` holds on the reloaded page, for at most `ms`: what the next load says once the
+// write is committed, which is what a student reloading the page sees.
+async function reloadUntil(page, done, ms = 15000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    await page.reload();
+    await page.waitForSelector('#memory-total');
+    if (await done(page)) return true;
+    if (Date.now() > end) return false;
+    await page.waitForTimeout(500);
+  }
+}
 
 const LANGS = [
   { locale: 'zh-CN', full: '浏览器存储已满', kept: '原样保留', corrupt: '已损坏', newer: '更新的版本', setAside: '条保存的报价未使用', dup: '重复', platform: '平台不在目录中', currency: '货币不是', badLink: '分享链接已损坏' },
@@ -70,9 +84,9 @@ for (const L of LANGS) {
     assert.equal(JSON.parse(await page.evaluate(() => localStorage.getItem('gpuplan.prices'))).schema, 3);
     // {schema: 3, pad: 1 MiB}, the issue's repro: too large to copy, kept in place, and the fourth reload still loads.
     await page.evaluate(() => localStorage.setItem('gpuplan.prices', JSON.stringify({ schema: 3, pad: 'p'.repeat(1 << 20) })));
-    // Chromium commits localStorage to the browser process in batches: give it a moment before the
-    // reload, or the reload can still read the 256 KiB value backed up above.
-    await page.waitForTimeout(1000);
+    // Once the write is committed (reloadUntil), every further reload keeps it in place.
+    assert.ok(await reloadUntil(page, async (p) => new RegExp(L.kept).test(await p.textContent('.notes'))),
+      `the 1 MiB value is kept in place once committed, got: ${await page.textContent('.notes')}`);
     for (let i = 0; i < 4; i += 1) {
       await page.reload();
       await page.waitForSelector('#memory-total');
@@ -106,10 +120,7 @@ for (const L of LANGS) {
     assert.equal(await page.locator('[data-quote-row]').count(), 1);
     // The clean list is what is stored now; the next load says nothing more.
     assert.equal(JSON.parse(await page.evaluate(() => localStorage.getItem('gpuplan.prices'))).quotes.length, 1);
-    // Chromium commits localStorage to the browser process in batches: give it a moment before the reload.
-    await page.waitForTimeout(500);
-    await page.reload();
-    await page.waitForSelector('#memory-total');
+    await reloadUntil(page, async (p) => !(await p.textContent('.notes')).includes(L.setAside));
     const again = await page.textContent('.notes');
     assert.ok(!again.includes(L.setAside), `the next load has nothing to say, got: ${again}`);
     assert.deepEqual(errors, []);

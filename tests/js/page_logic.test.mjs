@@ -207,3 +207,15 @@ test('words: stage ids in the planner\'s sentences, platform names and the GPU t
   assert.equal(rows[1].cost, 9);
   assert.equal(rows[1].costCurrency, 'CNY');
 });
+
+// Issue #20 item 10: an error at the request's stages[1].runs marks the field of the stage that was
+// sent second, not the form's second stage, when a stage before it is off.
+test('formPath: a request stage index is the form stage that was sent', () => {
+  const d = m.state.defaultState();
+  const off = { ...d, stages: d.stages.map((st, i) => (i === 0 ? { ...st, on: false } : st)) };
+  assert.equal(m.request.toRequest(off, 'zh-CN', []).stages[0].stage, off.stages[1].stage);
+  assert.equal(m.request.formPath('stages[0].runs', off), 'stages[1].runs');
+  assert.equal(m.request.formPath('stages[1].data_fraction', off), 'stages[2].data_fraction');
+  assert.equal(m.request.formPath('stages[0].runs', d), 'stages[0].runs');
+  assert.equal(m.request.formPath('workload.micro_batch', off), 'workload.micro_batch');
+});

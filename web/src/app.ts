@@ -11,7 +11,7 @@ import {
   LAST_KEY, loadLast, loadProjects, MAX_PROJECTS, mergeProjects, newId, saveLast, saveProjects, serializeFile, uniqueName,
   type Project, type StoredStatus,
 } from './storage_state';
-import { effectiveScope, toRequest, type Request } from './request';
+import { effectiveScope, formPath, toRequest, type Request } from './request';
 import { applyPatch, decodeHash, defaultState, encodeHash, type State, type StatePatch } from './state';
 import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from './types';
 import { budgetOf, budgetView } from './views/budget';
@@ -453,7 +453,7 @@ export class App implements Ctx, ProjectsCtx {
       if ((el as HTMLInputElement).validity?.valid !== false) el.setAttribute('aria-invalid', 'false');
     }
     if (this.error?.path) {
-      const el = this.els.inputs.querySelector(`[data-path="${CSS.escape(this.error.path)}"]`);
+      const el = this.els.inputs.querySelector(`[data-path="${CSS.escape(formPath(this.error.path, this.state))}"]`);
       el?.setAttribute('aria-invalid', 'true');
     }
   }

@@ -93,3 +93,15 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
   }
   return req;
 }
+
+// An error's request path as a form path: the request lists only the stages that are on and have
+// runs, so its `stages[k]` is the k-th of those, while the form's fields name every stage by its
+// place in the form (views/inputs.ts). Other paths are the same in both.
+export function formPath(path: string, s: State): string {
+  const m = /^stages\[(\d+)\](.*)$/.exec(path);
+  if (!m) return path;
+  const sent = s.stages.filter((st) => st.on && stageRuns(st) > 0);
+  const stage = sent[Number(m[1])];
+  const i = stage ? s.stages.indexOf(stage) : -1;
+  return i >= 0 ? `stages[${i}]${m[2]}` : path;
+}
