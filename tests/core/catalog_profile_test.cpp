@@ -67,7 +67,20 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
     const auto& p = page["platforms"][i];
     const auto& f = full["platforms"][i];
     EXPECT_FALSE(p.contains("queue_notes")) << p["id"];
-    EXPECT_FALSE(p.contains("reference_rates")) << p["id"];
+    // Reference rates are read, not planned with, except the queue-priority
+    // tiers the campus advice quotes: those keep their figures and name.
+    nlohmann::json tiers = nlohmann::json::array();
+    for (auto rate : f.value("reference_rates", nlohmann::json::array()))
+      if (rate.value("priced_by", std::string()) == "queue_priority") {
+        rate.erase("source");
+        rate.erase("note");
+        tiers.push_back(rate);
+      }
+    EXPECT_EQ(p.value("reference_rates", nlohmann::json::array()), tiers) << p["id"];
+    if (f["id"] == "campus") {
+      EXPECT_FALSE(tiers.empty());
+      EXPECT_LT(tiers.size(), f["reference_rates"].size()) << "the other rates were there to cut";
+    }
     if (p.contains("billing_rules")) {
       EXPECT_FALSE(p["billing_rules"].contains("notes")) << p["id"];
     }
@@ -107,6 +120,12 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
   // prices (rent_vs_buy's source) are whole.
   EXPECT_EQ(page["scenarios"], full["scenarios"]);
   EXPECT_EQ(page["fx"], full["fx"]);
+  // The electricity tariff keeps its figure, date and confidence, not its prose.
+  nlohmann::json power = full["electricity"];
+  ASSERT_TRUE(power.contains("source") && power.contains("note"));
+  power.erase("source");
+  power.erase("note");
+  EXPECT_EQ(page["electricity"], power);
   for (size_t i = 0; i < page["gpus"].size(); ++i)
     EXPECT_EQ(page["gpus"][i].value("purchase", nlohmann::json()), full["gpus"][i].value("purchase", nlohmann::json()));
   // And it is much smaller: the reason it exists.
@@ -118,9 +137,17 @@ TEST(CatalogProfile, PageCopyReadsOnlyAsThePageProfile) {
   Result<Catalog> as_full = parse_catalog(page);
   ASSERT_FALSE(as_full.ok());
   EXPECT_EQ(as_full.error().code, "invalid_catalog");
+  // The first provenance the cut left out (meta.json is read before gpus[]).
+  EXPECT_EQ(as_full.error().path, "electricity.source");
+  nlohmann::json with_power_source = nlohmann::json::parse(page);
+  with_power_source["electricity"]["source"] = "s";
+  as_full = parse_catalog(with_power_source.dump());
+  ASSERT_FALSE(as_full.ok());
   EXPECT_EQ(as_full.error().path, "gpus[0].sources");
   Result<Catalog> as_page = parse_catalog(page, CatalogProfile::page);
   ASSERT_TRUE(as_page.ok()) << as_page.error().message;
+  EXPECT_TRUE(as_page.value().electricity.source.empty());
+  EXPECT_EQ(as_page.value().electricity.per_kwh, embedded_catalog().electricity.per_kwh);
   EXPECT_TRUE(as_page.value().gpus.front().sources.empty());
 }
 
@@ -154,6 +181,15 @@ TEST(CatalogProfile, PageReaderRefusesEverythingElse) {
   r = parse_catalog(c.dump(), CatalogProfile::page);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().path, "models[0].sources[0]");
+  // The electricity tariff may lose its source, never its figure or date.
+  for (const char* key : {"per_kwh", "as_of", "confidence"}) {
+    c = nlohmann::json::parse(kMinimal);
+    c["electricity"].erase("source");
+    c["electricity"].erase(key);
+    r = parse_catalog(c.dump(), CatalogProfile::page);
+    ASSERT_FALSE(r.ok()) << key;
+    EXPECT_EQ(r.error().path, std::string("electricity.") + key);
+  }
 }
 
 TEST(CatalogProfile, ACatalogWithoutPlatformsIsCutToo) {
@@ -195,6 +231,14 @@ std::vector<std::string> requests() {
       "stages": [{"stage": "debug", "runs": 10, "data_fraction": 0.1}, {"stage": "formal", "runs": 12}],
       "budget": {"amount": 5000, "currency": "CNY"}, "prefs": {"education": true, "deadline_days": 30},
       "buy": {"electricity_per_kwh": 0.6}})");
+  // The catalog's own electricity (no buy.electricity_per_kwh), and a plan on
+  // a campus centre at the user's rate (the queue-priority advice).
+  for (const char* locale : {"zh-CN", "en"})
+    out.push_back(std::string(R"({"locale": ")") + locale + R"(", "model": {"preset": "llama-3.1-8b"},
+      "workload": {"mode": "train", "method": "lora", "micro_batch": 4, "seq_len": 2048},
+      "data": {"samples": 50000, "epochs": 3}, "stages": [{"stage": "formal", "runs": 2}],
+      "prices": [{"platform": "campus", "gpu": "a100-pcie-80g", "per_gpu_hour": 1}],
+      "prefs": {"platforms": ["campus"]}, "buy": {"price": 60000, "watts": 400}})");
   return out;
 }
 

@@ -118,7 +118,28 @@ INSTANTIATE_TEST_SUITE_P(
         Breakage{"negative_minimum_balance", "/platforms/0/billing_rules", nlohmann::json::parse(R"({"minimum_balance":-1})"),
                  "platforms[0].billing_rules.minimum_balance"},
         Breakage{"fx_without_source", "/fx/source", nullptr, "fx.source"},
-        Breakage{"fx_without_as_of", "/fx/as_of", nullptr, "fx.as_of"}),
+        Breakage{"fx_without_as_of", "/fx/as_of", nullptr, "fx.as_of"},
+        // Rent or buy's default power price is a figure like any price (issue #17).
+        Breakage{"electricity_missing", "/electricity", nullptr, "electricity"},
+        Breakage{"electricity_without_source", "/electricity/source", nullptr, "electricity.source"},
+        Breakage{"electricity_without_as_of", "/electricity/as_of", nullptr, "electricity.as_of"},
+        Breakage{"electricity_without_confidence", "/electricity/confidence", nullptr, "electricity.confidence"},
+        Breakage{"electricity_without_value", "/electricity/per_kwh", nullptr, "electricity.per_kwh"},
+        Breakage{"electricity_free", "/electricity/per_kwh", 0, "electricity.per_kwh"},
+        Breakage{"electricity_currency", "/electricity/currency", "EUR", "electricity.currency"},
+        // Queue-priority tiers: priority costs more, and the planner quotes them.
+        Breakage{"queue_priority_flat", "/platforms/0/reference_rates",
+                 nlohmann::json::parse(R"([{"name":"uni","per_gpu_hour":{"low":4,"typical":4,"high":8},"priced_by":"queue_priority","currency":"CNY","as_of":"2018","source":"s","confidence":"high"}])"),
+                 "platforms[0].reference_rates[0].per_gpu_hour"},
+        Breakage{"queue_priority_without_confidence", "/platforms/0/reference_rates",
+                 nlohmann::json::parse(R"([{"name":"uni","per_gpu_hour":{"low":4,"typical":6,"high":8},"priced_by":"queue_priority","currency":"CNY","as_of":"2018","source":"s"}])"),
+                 "platforms[0].reference_rates[0].confidence"},
+        Breakage{"queue_priority_without_source", "/platforms/0/reference_rates",
+                 nlohmann::json::parse(R"([{"name":"uni","per_gpu_hour":{"low":4,"typical":6,"high":8},"priced_by":"queue_priority","currency":"CNY","as_of":"2018","confidence":"high"}])"),
+                 "platforms[0].reference_rates[0].source"},
+        Breakage{"unknown_priced_by", "/platforms/0/reference_rates",
+                 nlohmann::json::parse(R"([{"name":"uni","per_gpu_hour":{"low":4,"typical":6,"high":8},"priced_by":"priority","currency":"CNY","as_of":"2018","source":"s"}])"),
+                 "platforms[0].reference_rates[0].priced_by"}),
     [](const ::testing::TestParamInfo<Breakage>& info) { return std::string(info.param.name); });
 
 // A monthly package as the platform quotes it, beside its hourly equivalent.
@@ -263,6 +284,46 @@ TEST(EmbeddedCatalog, EveryPriceHasSourceDateAndOrderedPositiveRange) {
   EXPECT_GE(offers, 40u) << "the catalog lost most of its prices";
   EXPECT_FALSE(c.fx.source.empty());
   EXPECT_LE(c.fx.as_of, c.version);
+  EXPECT_LE(c.electricity.as_of, c.version);
+  EXPECT_NE(c.electricity.confidence, "unknown");
+}
+
+// The electricity rent or buy charges when the request gives none: the
+// catalog's sourced figure (issue #17), which the parser reads as written.
+TEST(EmbeddedCatalog, ElectricityDefaultIsTheSourcedTariff) {
+  const nlohmann::json meta = nlohmann::json::parse(read_file("catalog/meta.json"));
+  // `gpuplan catalog` prints the embedded document: the tariff with its source.
+  EXPECT_EQ(nlohmann::json::parse(embedded_catalog_json())["electricity"], meta["electricity"]);
+  const ElectricityTariff& e = embedded_catalog().electricity;
+  EXPECT_EQ(e.per_kwh, meta["electricity"]["per_kwh"].get<double>());
+  EXPECT_EQ(e.currency, "CNY");
+  EXPECT_EQ(e.source, meta["electricity"]["source"].get<std::string>());
+  // The tariffs it cites: Beijing's first tier (0.4883) up to Zhejiang's third (0.838).
+  EXPECT_GE(e.per_kwh, 0.4883);
+  EXPECT_LE(e.per_kwh, 0.838);
+  EXPECT_FALSE(e.note.empty()) << "say which tier the default is and why";
+}
+
+// The campus template carries the queue-priority tiers the advice quotes
+// (issue #14, item 6): PKU's Weiming-2, dated and sourced.
+TEST(EmbeddedCatalog, CampusCarriesQueuePriorityTiers) {
+  const Platform* campus = embedded_catalog().find_platform("campus");
+  ASSERT_NE(campus, nullptr);
+  int tiered = 0;
+  for (const auto& r : campus->reference_rates) {
+    if (r.priced_by != RatePricedBy::queue_priority) continue;
+    ++tiered;
+    EXPECT_LT(r.per_gpu_hour.low, r.per_gpu_hour.typical) << r.name.en;
+    EXPECT_LT(r.per_gpu_hour.typical, r.per_gpu_hour.high) << r.name.en;
+    EXPECT_NE(r.confidence, "unknown") << r.name.en;
+  }
+  EXPECT_GE(tiered, 1);
+  const ReferenceRate& first = campus->reference_rates.front();
+  EXPECT_EQ(first.priced_by, RatePricedBy::queue_priority);
+  EXPECT_EQ(first.per_gpu_hour.low, 4);
+  EXPECT_EQ(first.per_gpu_hour.typical, 6);
+  EXPECT_EQ(first.per_gpu_hour.high, 8);
+  EXPECT_EQ(first.as_of.substr(0, 4), "2018");
 }
 
 // What the page shows as a price's source is something a student can open, or
@@ -280,6 +341,7 @@ TEST(EmbeddedCatalog, EveryPriceSourceIsAnAddressOrSaysUnverified) {
     for (const auto& o : p.offers) check(o.source, p.id + " / " + o.gpu);
     for (const auto& r : p.reference_rates) check(r.source, p.id + " / " + r.name.en);
   }
+  check(c.electricity.source, "electricity");
 }
 
 // Issue #14: a domestic plan needs current Chinese prices. Every CNY offer is

@@ -31,6 +31,7 @@ constexpr double kGiBBytes = 1024.0 * 1024.0 * 1024.0;
 nlohmann::json test_catalog() {
   return nlohmann::json::parse(R"({
     "version": "test", "fx": {"cny_per_usd": 7, "as_of": "2026-01", "source": "test"},
+    "electricity": {"per_kwh": 0.6, "currency": "CNY", "as_of": "2024-03", "source": "test", "confidence": "medium"},
     "gpus": [
       {"id": "c24", "name": "Consumer 24G", "segment": "consumer", "memory_bytes": 25757220864, "memory_basis": "driver",
        "memory_bandwidth_gb_s": 1008, "tflops": {"fp32": 82.6, "fp16_tensor": 165, "bf16_tensor": 165},

@@ -27,6 +27,7 @@ inline nlohmann::json run(const nlohmann::json& request) {
 inline nlohmann::json minimal_catalog() {
   return nlohmann::json::parse(R"({
     "version": "test", "fx": {"cny_per_usd": 7, "as_of": "2026-01", "source": "test"},
+    "electricity": {"per_kwh": 0.6, "currency": "CNY", "as_of": "2024-03", "source": "test", "confidence": "medium"},
     "gpus": [{"id": "g1", "name": "G1", "memory_bytes": 25769803776, "memory_basis": "driver", "memory_bandwidth_gb_s": 1000,
               "tflops": {"fp32": 10}, "sources": ["datasheet"]}],
     "platforms": [{"id": "p1", "name": "P1", "kind": "cloud", "currency": "CNY", "sources": ["site"],

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { fakeCtx, pageModules } from './page_modules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const nodePath = path.join(root, 'build/wasm/bin/gpuplan.js');
@@ -64,3 +65,35 @@ test('both modules plan alike over every request', () => {
   assert.ok(requests.length > 20);
   for (const r of requests) assert.equal(webModule.plan(r), nodeModule.plan(r), r.slice(0, 120));
 });
+
+// Issue #14 item 6 and #17: the page's copy keeps the figures its plans quote
+// (the campus queue-priority tiers, the default electricity) without their
+// prose, and the budget view shows the queue advice as the core wrote it
+// (views/budget.ts lists plan.advice through withStageNames).
+test('the page module quotes the campus queue tiers and the catalog electricity', async () => {
+  assert.deepEqual({ ...page.electricity }, { per_kwh: full.electricity.per_kwh, currency: full.electricity.currency,
+    as_of: full.electricity.as_of, confidence: full.electricity.confidence });
+  assert.ok(full.electricity.source.includes('https://'));
+  const campus = page.platforms.find((p) => p.id === 'campus');
+  assert.ok(campus.reference_rates.length >= 1);
+  for (const r of campus.reference_rates) {
+    assert.equal(r.priced_by, 'queue_priority');
+    assert.ok(!('source' in r) && !('note' in r));
+  }
+  const m = await pageModules(['state', 'request', 'i18n', 'i18n/zh-CN', 'i18n/en', 'views/words']);
+  for (const lang of ['zh-CN', 'en']) {
+    const request = JSON.stringify({ locale: lang, model: { preset: 'llama-3.1-8b' },
+      workload: { mode: 'train', method: 'lora', micro_batch: 4, seq_len: 2048 },
+      data: { samples: 50000, epochs: 3 }, stages: [{ stage: 'debug', runs: 4, data_fraction: 0.1 }, { stage: 'formal', runs: 2 }],
+      prices: [{ platform: 'campus', gpu: 'a100-pcie-80g', per_gpu_hour: 1 }], prefs: { platforms: ['campus'] }, buy: { price: 60000 } });
+    const plan = JSON.parse(webModule.plan(request)).plan;
+    const advice = plan.advice.find((a) => a.code === 'campus-queue-priority');
+    assert.ok(advice, `${lang}: ${JSON.stringify(plan.advice)}`);
+    const [low, normal, high] = ['low', 'typical', 'high'].map((k) => campus.reference_rates[0].per_gpu_hour[k]);
+    assert.ok(advice.message.includes(`${low} / ${normal} / ${high} CNY`), advice.message);
+    assert.equal(plan.rent_vs_buy.electricity_per_kwh, full.electricity.per_kwh);
+    // Shown as written: no stage word in it for the page to rename.
+    assert.equal(m['views/words'].withStageNames(fakeCtx(m, { lang }), advice.message), advice.message);
+  }
+});
+

@@ -121,14 +121,26 @@ struct EducationProgram {
   std::string source;
 };
 
+// How a reference rate's range reads. `range`: one price or a spread of
+// prices (low <= typical <= high). `queue_priority`: a centre that prices by
+// queue priority (PKU's low / normal / high QOS): low, typical and high are
+// the low-, normal- and high-priority queues' rates, strictly rising, and the
+// planner's campus advice quotes them (issue #14, item 6).
+enum class RatePricedBy { range, queue_priority };
+inline constexpr Spelling<RatePricedBy> kRatePricedBySpellings[] = {
+    {RatePricedBy::range, "range"}, {RatePricedBy::queue_priority, "queue_priority"}};
+static_assert(spells_each_once(kRatePricedBySpellings, RatePricedBy::queue_priority));
+
 // A published rate that is not an offer: a university's card-hour price shown
 // beside the campus template, where the user's own rate is what counts.
 struct ReferenceRate {
   Text name;
   PriceRange per_gpu_hour;
+  RatePricedBy priced_by = RatePricedBy::range;
   std::string currency;
   std::string as_of;
-  std::string source;
+  std::string source;      // empty in the page's copy (CatalogProfile::page)
+  std::string confidence;  // required on a queue_priority rate (the planner quotes it)
   Text note;
 };
 
@@ -207,9 +219,22 @@ struct ExchangeRate {
   std::string source;
 };
 
+// The electricity tariff rent-or-buy charges a bought card's power at when
+// the request gives none (`buy.electricity_per_kwh`): catalog/meta.json
+// `electricity`, with its source, date and confidence (issue #17).
+struct ElectricityTariff {
+  double per_kwh = 0;      // in `currency`
+  std::string currency;
+  std::string as_of;
+  std::string source;      // empty in the page's copy (CatalogProfile::page)
+  std::string confidence;
+  std::string note;        // the range behind the figure; empty in the page's copy
+};
+
 struct Catalog {
   std::string version;
   ExchangeRate fx;
+  ElectricityTariff electricity;
   std::vector<Gpu> gpus;
   std::vector<Platform> platforms;
   std::vector<ModelSpec> models;

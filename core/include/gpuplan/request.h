@@ -241,7 +241,7 @@ struct BuyOption {
   double price = 0;                    // per GPU; 0: the catalog's purchase price of the planned GPU
   std::string currency = "CNY";
   double watts = 0;                    // per GPU under load, host share included; 0: the card's TDP
-  double electricity_per_kwh = -1;     // in `currency`; < 0: 0.6 CNY (docs/api.md)
+  double electricity_per_kwh = -1;     // in `currency`; < 0: the catalog's `electricity` (catalog/meta.json)
   double resale_fraction = 0;          // of the price, recovered when the card is sold
   double years = 3;                    // service life it is written off over
 };

@@ -153,9 +153,12 @@ void Planner::rent_or_buy(PlanResult& r) {
   in.rent_per_gpu_hour = compute / plan.gpu_hours;
   in.purchase_per_gpu = plan.purchase_per_gpu;
   in.watts_per_gpu = q_.buy && q_.buy->watts > 0 ? q_.buy->watts : gpu->tdp_watts;
-  in.electricity_per_kwh = q_.buy && q_.buy->electricity_per_kwh >= 0
-                               ? convert_currency(q_.buy->electricity_per_kwh, q_.buy->currency, currency_, c_.fx)
-                               : convert_currency(kDefaultElectricityCnyPerKwh, "CNY", currency_, c_.fx);
+  // The user's rate, else the catalog's sourced default (catalog/meta.json
+  // `electricity`: a second-tier residential tariff, docs/catalog.md).
+  in.electricity_per_kwh =
+      q_.buy && q_.buy->electricity_per_kwh >= 0
+          ? convert_currency(q_.buy->electricity_per_kwh, q_.buy->currency, currency_, c_.fx)
+          : convert_currency(c_.electricity.per_kwh, c_.electricity.currency, currency_, c_.fx);
   in.resale_fraction = q_.buy ? q_.buy->resale_fraction : 0;
   in.service_years = q_.buy ? q_.buy->years : 3;
   in.gpu_hours = plan.gpu_hours;
@@ -293,6 +296,35 @@ void Planner::warnings(PlanResult& r) {
   if (!r.meets_deadline)
     warn("deadline_missed", {duration_text(r.wall_hours, q_.locale), duration_text(r.deadline_hours, q_.locale)});
   billing_warnings(r);
+  // A stage on a campus centre: how its queues are priced.
+  for (const auto& sp : r.stages) {
+    const Platform* p = sp.feasible ? c_.find_platform(sp.chosen.platform) : nullptr;
+    if (p && p->kind == PlatformKind::campus) queue_priority_advice(r, *p);
+  }
+}
+
+// ---------------------------------------------------------------- campus queues
+
+// Issue 14, item 6: a campus centre often prices by queue priority, and
+// priority costs more (PKU's Weiming-2, a 2018 price list: 4 / 6 / 8 CNY per
+// card-hour on its 80 GB cards for low / normal / high priority). When a
+// centre is in play (a stage runs there, or the `campus` change is listed),
+// the advice quotes the centre's first queue-priority reference rate from the
+// catalog with its date, and says which work a low queue suits (debugging and
+// ablations that can wait) and when priority pays (a deadline). A centre with
+// no such rate gets no advice: the figures are the catalog's, never the code's.
+void Planner::queue_priority_advice(PlanResult& r, const Platform& campus) {
+  constexpr std::string_view kCode = "campus-queue-priority";
+  if (std::any_of(r.advice.begin(), r.advice.end(), [&](const Advice& a) { return a.code == kCode; })) return;
+  const auto& rates = campus.reference_rates;
+  auto rate = std::find_if(rates.begin(), rates.end(),
+                           [](const ReferenceRate& rr) { return rr.priced_by == RatePricedBy::queue_priority; });
+  if (rate == rates.end()) return;
+  const std::string& name = rate->name.in(q_.locale).empty() ? rate->name.en + rate->name.zh : rate->name.in(q_.locale);
+  r.advice.push_back({std::string(kCode), msg("plan.advice.campus_queue_priority",
+                                              {name, rate->as_of.substr(0, 4), format_number(rate->per_gpu_hour.low),
+                                               format_number(rate->per_gpu_hour.typical),
+                                               format_number(rate->per_gpu_hour.high), rate->currency})});
 }
 
 // ---------------------------------------------------------------- billing
@@ -373,8 +405,10 @@ void Planner::budget_changes(PlanResult& r) {
   // A school or regional computing centre (seed 003): free or nearly so, with
   // a queue. Priced when the user gave its rate; otherwise its saving is at
   // most the compute of the formal and revision stages.
+  const Platform* campus = nullptr;
   for (const Platform& p : c_.platforms) {
     if (p.kind != PlatformKind::campus) continue;
+    campus = &p;
     bool priced = std::any_of(q_.prices.begin(), q_.prices.end(), [&](const UserPrice& u) { return u.platform == p.id; });
     if (priced) {
       Request changed = q_;
@@ -401,6 +435,9 @@ void Planner::budget_changes(PlanResult& r) {
     }
     break;
   }
+  // The campus change listed: how the centre's queues are priced.
+  if (campus && std::any_of(r.changes.begin(), r.changes.end(), [](const BudgetChange& ch) { return ch.code == "campus"; }))
+    queue_priority_advice(r, *campus);
   std::stable_sort(r.changes.begin(), r.changes.end(),
                    [](const BudgetChange& a, const BudgetChange& b) { return a.saving > b.saving; });
 }

@@ -36,9 +36,6 @@ inline constexpr double kRightSizeFactor = 3;
 // A rented multi-GPU machine holds at most 8 cards (one node); packing and
 // data parallelism stay within it, as group rentals do (seed 004).
 inline constexpr int kMachineGpus = kGpusPerNode;  // gpuplan/throughput.h
-// Residential electricity in China is about 0.5–0.6 CNY/kWh (NDRC tiered
-// tariffs, first tier); 0.6 is the default unless the request gives its rate.
-inline constexpr double kDefaultElectricityCnyPerKwh = 0.6;
 // Costs within half a percent are a tie, broken by the shorter wall time.
 inline constexpr double kTieFraction = 0.005;
 // A tight fit (inside the memory headroom) gives way to a comfortable option
@@ -112,6 +109,7 @@ class Planner {
   void rent_or_buy(PlanResult& r);
   void group_rental(PlanResult& r);
   void warnings(PlanResult& r);
+  void queue_priority_advice(PlanResult& r, const Platform& campus);
   void billing_warnings(PlanResult& r);
   std::string why(const StagePlan& sp, const Candidate& c);
   void apply_credits(PlanResult& r);

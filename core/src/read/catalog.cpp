@@ -323,10 +323,22 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
       rr.name = text(e, "name");
       if (rr.name.en.empty() && rr.name.zh.empty()) invalid(e.child_path("name"), "required text is missing");
       rr.per_gpu_hour = price_range(e, "per_gpu_hour");
+      if (auto by = e.spelled("priced_by", kRatePricedBySpellings)) rr.priced_by = *by;
       rr.currency = required_currency(e, "currency");
       rr.as_of = required_date(e, "as_of");
-      rr.source = required_string(e, "source");
+      // The page keeps the queue-priority rates the planner quotes, without
+      // their sources (core/src/read/catalog_profile.cpp).
+      rr.source = full ? required_string(e, "source") : e.string("source").value_or("");
       rr.note = text(e, "note");
+      if (rr.priced_by == RatePricedBy::queue_priority) {
+        // Priority costs more: each queue above the last, or it is no tier.
+        if (!(rr.per_gpu_hour.low < rr.per_gpu_hour.typical && rr.per_gpu_hour.typical < rr.per_gpu_hour.high))
+          invalid(e.child_path("per_gpu_hour"),
+                  "a queue_priority rate is the low, normal and high priority queues' prices: low < typical < high");
+        rr.confidence = required_confidence(e);
+      } else {
+        rr.confidence = confidence(e);
+      }
       p.reference_rates.push_back(rr);
     }
   // One offer per (GPU, billing, price kind): a list price and the floor seen
@@ -464,6 +476,17 @@ Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile
     c.fx.cny_per_usd = required_number(*fx, "cny_per_usd", 1, 100);
     c.fx.as_of = required_date(*fx, "as_of");
     c.fx.source = required_string(*fx, "source");
+    // Rent or buy's default power price (a figure, so sourced like a price);
+    // the page's copy keeps the figure and drops its provenance prose.
+    auto power = r.object("electricity");
+    if (!power) invalid("electricity", "the default electricity tariff {per_kwh, currency, as_of, source, confidence} is required");
+    c.electricity.per_kwh = required_number(*power, "per_kwh", 0.001, 100);
+    c.electricity.currency = required_currency(*power, "currency");
+    c.electricity.as_of = required_date(*power, "as_of");
+    c.electricity.source =
+        profile == CatalogProfile::full ? required_string(*power, "source") : power->string("source").value_or("");
+    c.electricity.confidence = required_confidence(*power);
+    c.electricity.note = power->string("note").value_or("");
 
     std::set<std::string> gpu_ids, platform_ids, model_ids;
     const auto* gpus = r.array("gpus");

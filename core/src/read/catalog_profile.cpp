@@ -4,7 +4,8 @@
 // sources, spot notes, offer sources and dates; views/scenario.ts scenario
 // explanations and sources; app.ts the exchange rate's source); every field
 // left out here is one it does not read, and none is read by the planner
-// (rent_vs_buy's source is purchase.source, kept). The page says where the
+// (rent_vs_buy's source is purchase.source, kept; the electricity tariff and
+// the campus queue-priority tiers keep their figures). The page says where the
 // sources are: catalog/*.json, or `gpuplan catalog` (web/src/i18n).
 // Made at build time only (tools/catalog_embed.cpp); the page's module links
 // no code of this file.
@@ -51,14 +52,30 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
     erase_each(models, {"sources"});
     for (auto& model : models)
       if (model.is_object() && model.contains("frozen_components")) erase_each(model["frozen_components"], {"sources"});
+    // The electricity tariff: the figure rent or buy uses, without its
+    // provenance (the page shows neither; `gpuplan catalog` has them).
+    if (root.contains("electricity") && root["electricity"].is_object())
+      for (const char* key : {"source", "note"}) root["electricity"].erase(key);
     // Platforms: what the page does not render. Education programmes keep the
     // credit the planner applies (amount, currency, date); reference rates
-    // (campus card-hour prices for reading, never planned with) go entirely.
+    // (campus card-hour prices for reading, never planned with) go, except
+    // the queue-priority tiers the campus advice quotes, kept without their
+    // source and note.
     for (auto& platform : platforms) {
       if (!platform.is_object()) continue;
       platform.erase("queue_notes");
       platform.erase("low_cost_mode");  // the mode's description; its price (cpu_only_per_hour) stays
-      platform.erase("reference_rates");
+      if (platform.contains("reference_rates") && platform["reference_rates"].is_array()) {
+        nlohmann::json kept = nlohmann::json::array();
+        for (auto& rate : platform["reference_rates"])
+          if (rate.is_object() && rate.value("priced_by", std::string()) == "queue_priority") {
+            rate.erase("source");
+            rate.erase("note");
+            kept.push_back(rate);
+          }
+        if (kept.empty()) platform.erase("reference_rates");
+        else platform["reference_rates"] = kept;
+      }
       erase_in(platform, "billing_rules", "notes");
       erase_in(platform, "storage", "notes");
       erase_in(platform, "machines", "notes");  // the planner reads the counts, the page no prose

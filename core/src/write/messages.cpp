@@ -212,6 +212,9 @@ constexpr Template kTemplates[] = {
      "Budget under 5000 CNY: keep the compute for the core experiments and skip exploratory model-size sweeps."},
     {"plan.advice.upload_cpu_only", "在 {0} 用无卡模式上传约 {1} 小时只需约 {2} {3}，挂着 GPU 上传要约 {4} {3}。",
      "On {0}, uploading for about {1} h in GPU-less mode costs about {2} {3}; with the GPUs attached it would cost about {4} {3}."},
+    {"plan.advice.campus_queue_priority",
+     "校级算力平台常按队列优先级收费，优先级越高越贵：例如{0}（{1} 年的价目）低 / 普通 / 高优先级分别为 {2} / {3} / {4} {5}/卡时。低优先级便宜但排队更久：能等的调试和消融实验放低优先级，赶截止日期时再用高优先级。",
+     "Campus centres often price by queue priority, and priority costs more: {0} ({1} price list) charges {2} / {3} / {4} {5} per card-hour for low / normal / high priority. A low-priority queue is cheaper but waits longer: put debugging and ablations that can wait there, and pay for high priority when a deadline is near."},
     {"plan.advice.upload_without_gpu", "上传数据时用不挂 GPU 的实例（如 AutoDL 的无卡模式）或对象存储中转，别让 GPU 空转计费。",
      "Upload data on an instance with no GPU attached (e.g. AutoDL's GPU-less mode) or through object storage, so no GPU bills while you wait."},
     // --- honest billing (issue 13, item 6) and durations (issue 20, item 10)
