@@ -259,7 +259,7 @@ void Planner::warnings(PlanResult& r) {
     if (!sp.feasible) {
       // A stage of 0 runs is simply skipped; one that found no offer because
       // nobody sells the requested billing is billing_warnings' to explain.
-      if (sp.runs > 0 && !(offers_.empty() && !q_.prefs.billing.empty())) warn("no_option", {name_of(sp.stage)});
+      if (sp.runs > 0 && !(offers_.empty() && !q_.prefs.billing.empty())) warn("no_option", {stage_text(sp.stage)});
       continue;
     }
     const StageOption& o = sp.chosen;
