@@ -140,7 +140,14 @@ TEST(RealCards, PowerLimitedCardsSustainLessOfTheirDatasheet) {
   EXPECT_GT(sustained_rate_factor("rtx-4090", ComputeUnit::bf16_tensor), 1.1);
   // GeForce FP32: two thirds of the dual-issue figure.
   EXPECT_LT(sustained_rate_factor("rtx-4090", ComputeUnit::fp32_cuda), sustained_rate_factor("a100-sxm4-80g", ComputeUnit::fp32_cuda));
-  EXPECT_EQ(sustained_rate_factor("a10g", ComputeUnit::bf16_tensor), 1);  // not measured: typical
+  // GA102 / AD104 datacenter parts reach little over half their datasheet
+  // tensor rate; the 150 W A10 less than the 300 W A10G.
+  EXPECT_LT(sustained_rate_factor("a10g", ComputeUnit::bf16_tensor), 0.7);
+  EXPECT_LT(sustained_rate_factor("l4", ComputeUnit::bf16_tensor), 0.7);
+  EXPECT_LT(sustained_rate_factor("a10", ComputeUnit::bf16_tensor), sustained_rate_factor("a10g", ComputeUnit::bf16_tensor));
+  // The 2080 Ti passes its FP32-accumulate tensor figure, as the 3090 does.
+  EXPECT_GT(sustained_rate_factor("rtx-2080ti", ComputeUnit::fp16_tensor), 1.1);
+  EXPECT_EQ(sustained_rate_factor("a40", ComputeUnit::bf16_tensor), 1);  // not measured: typical
   EXPECT_EQ(sustained_rate_factor("l40s", ComputeUnit::tf32_tensor), 1);
   // The factor reaches the estimate: same work, the L40S's share of its 362 TFLOPS is smaller.
   Workload w;
