@@ -8,7 +8,7 @@
 // on large square matrices (one script, many contributors, PyTorch 2.2-2.8),
 // on bare-metal machines and rented containers (AutoDL-class clouds among
 // them). A short benchmark reads the boost clock a long training run may not
-// hold; the interval (kRateInterval) carries what is left.
+// hold; the stack's rate interval (throughput.cpp) carries what is left.
 #include "sustained_rates.h"
 
 #include <array>
