@@ -71,6 +71,13 @@ TEST(Memory, AnFp32FrozenBaseDoublesTheShardNotTheGatheredLayers) {
                        component(estimate_memory(q16.model, q16.workload), "weights");
   EXPECT_GT(grown, 0);
   EXPECT_LT(grown, q16.model.params * 0.05);
+  // A diffusion UNet's LoRA base, loaded in fp32 instead of the half weight dtype.
+  const std::string unet = R"({"method":"lora","precision":"fp16-mixed","image_size":512)";
+  Request h = request(unet + "}", "sd15-unet");
+  Request f = request(unet + R"(,"frozen_base_fp32":true})", "sd15-unet");
+  EXPECT_NEAR(component(estimate_memory(f.model, f.workload), "weights") -
+                  component(estimate_memory(h.model, h.workload), "weights"),
+              h.model.params * 2, 1e3);
 }
 
 TEST(Memory, InferenceKvCacheRespectsGroupedQueryAttention) {

@@ -346,8 +346,8 @@ TrainState adapter_training_state(const ModelSpec& m, const ModelShapes& s, cons
   TrainState t;
   const Shards shard = shard_factors(w);
   const Precision prec = w.precision;
-  // Frozen base in the compute dtype (LLaMA-Factory, PEFT's SFT scripts and
-  // torchtune load it in bf16; fp32 only when training in fp32). QLoRA stores
+  // Frozen base in the compute dtype (LLaMA-Factory and torchtune load it in
+  // bf16; fp32 when training in fp32). QLoRA stores
   // the linear layers in NF4 and keeps embeddings, head and norms in bf16.
   // A base loaded in fp32 (workload.frozen_base_fp32: PEFT's SFT example
   // loads a non-quantized model with dtype float32) stays fp32 on the GPU:
@@ -472,7 +472,9 @@ MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
     // optimizer states.
     const double adapter = lora_trainable_params(m, w.lora);
     const double adapter_bytes = adapter_element_bytes(w.precision);
-    t.weights = p * (w.method == Method::qlora ? bytes_per_weight(WeightFormat::nf4_double_quant) : (half ? 2 : 4)) +
+    // workload.frozen_base_fp32: a base loaded in fp32 stays fp32 (as for transformers above).
+    const double base_bytes = w.frozen_base_fp32 ? 4 : (half ? 2 : 4);
+    t.weights = p * (w.method == Method::qlora ? bytes_per_weight(WeightFormat::nf4_double_quant) : base_bytes) +
                 adapter * adapter_bytes;
     t.live_grads = adapter * adapter_bytes;
     t.optimizer = adapter * optimizer_bytes_per_param(w.optimizer, adapter_bytes, m);
