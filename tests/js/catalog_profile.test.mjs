@@ -75,11 +75,12 @@ test('the page module quotes the campus queue tiers and the catalog electricity'
     as_of: full.electricity.as_of, confidence: full.electricity.confidence });
   assert.ok(full.electricity.source.includes('https://'));
   const campus = page.platforms.find((p) => p.id === 'campus');
-  assert.ok(campus.reference_rates.length >= 1);
-  for (const r of campus.reference_rates) {
-    assert.equal(r.priced_by, 'queue_priority');
-    assert.ok(!('source' in r) && !('note' in r));
-  }
+  // Only the rate the advice quotes: the first queue-priority one.
+  assert.equal(campus.reference_rates.length, 1);
+  const quoted = full.platforms.find((p) => p.id === 'campus').reference_rates.find((r) => r.priced_by === 'queue_priority');
+  const { source, note, ...figures } = quoted;
+  assert.ok(source && note);
+  assert.deepEqual({ ...campus.reference_rates[0] }, figures);
   const m = await pageModules(['state', 'request', 'i18n', 'i18n/zh-CN', 'i18n/en', 'views/words']);
   for (const lang of ['zh-CN', 'en']) {
     const request = JSON.stringify({ locale: lang, model: { preset: 'llama-3.1-8b' },

@@ -59,8 +59,8 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
     // Platforms: what the page does not render. Education programmes keep the
     // credit the planner applies (amount, currency, date); reference rates
     // (campus card-hour prices for reading, never planned with) go, except
-    // the queue-priority tiers the campus advice quotes, kept without their
-    // source and note.
+    // the first queue-priority rate, the one the campus advice quotes
+    // (planner_advice.cpp), kept without its source and note.
     for (auto& platform : platforms) {
       if (!platform.is_object()) continue;
       platform.erase("queue_notes");
@@ -72,6 +72,7 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
             rate.erase("source");
             rate.erase("note");
             kept.push_back(rate);
+            break;
           }
         if (kept.empty()) platform.erase("reference_rates");
         else platform["reference_rates"] = kept;
