@@ -9,10 +9,12 @@ declare module '@gpuplan/wasm' {
 // Stylesheets imported for their side effect; Vite inlines them.
 declare module '*.css';
 
-// The LZMA-compressed wasm as base64, and its length decompressed
-// (vite.config.mts, compressedWasm(); web/src/lzma.ts).
-declare module 'virtual:gpuplan-wasm-lzma' {
+// The page's script and the wasm in one LZMA stream, as base64, with the
+// script's length and the whole length decompressed (vite.config.mts,
+// packedPage(); web/src/boot.ts, web/src/lzma.ts).
+declare module 'virtual:gpuplan-packed' {
   const base64: string;
-  export const size: number;
+  export const jsBytes: number;
+  export const totalBytes: number;
   export default base64;
 }
