@@ -58,7 +58,7 @@ const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
 function lzmaCompress(data: Buffer): Buffer {
   // dict=8MiB: more than the module, so every match is in reach (the decoder
   // grows its window with the output, not to the dictionary size).
-  const result = spawnSync('xz', ['--format=lzma', '--lzma1=preset=9e,dict=8MiB', '--stdout'], { input: data, maxBuffer: 64 << 20 });
+  const result = spawnSync('xz', ['--format=lzma', '--lzma1=preset=9e,dict=8MiB,pb=0', '--stdout'], { input: data, maxBuffer: 64 << 20 });
   if (result.error || result.status !== 0) {
     throw new Error(`xz failed (${result.error?.message ?? result.stderr.toString()}): install xz-utils (./dev.sh setup)`);
   }
