@@ -1,10 +1,10 @@
 // The page's module boundary without Embind: two C functions over UTF-8
 // buffers, wrapped as plan(json) -> json and catalog() -> json by
-// wasm/page_api.js, so the page and the tests call the same two functions the
-// Embind modules offer (wasm/bindings.cpp). Embind's glue registers every
+// wasm/page_module.mjs, so the page and the tests call the same two functions
+// the Embind modules offer (wasm/bindings.cpp). Embind's glue registers every
 // builtin type and builds its invokers at start; the page needs two strings
 // in and out, and without Embind its module and glue are smaller
-// (docs/performance.md, "Without Embind in the page's module").
+// (docs/performance.md).
 #include <emscripten/emscripten.h>
 
 #include <cstddef>
