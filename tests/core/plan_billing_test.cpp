@@ -215,5 +215,60 @@ TEST(PlanBilling, GroupSavingFollowsTheGroupsRealUse) {
   EXPECT_LT(g["saving_fraction"].get<double>(), 1 - 1.46 / 2.0 + 1e-9) << "never more than the package's own discount";
 }
 
+
+// Spot is rented only when asked for (docs/api.md, prefs.billing): a reclaimed
+// instance loses the run unless the script resumes from its checkpoints. With
+// a platform whose spot price is below its list price, the default plan stays
+// on list prices and offers spot as a change when over budget; asked for, spot
+// is planned.
+TEST(PlanBilling, SpotOnlyWhenAskedFor) {
+  const Catalog& c = embedded_catalog();
+  std::string platform;
+  for (const Platform& p : c.platforms)
+    if (p.spot_discount > 0 && !p.offers.empty() && p.currency == "CNY") platform = p.id;
+  ASSERT_FALSE(platform.empty()) << "no domestic platform with a spot discount: nothing to test";
+  nlohmann::json request = lora_on_4090("");
+  request.erase("hardware");
+  request["prefs"]["platforms"] = {platform};
+  const nlohmann::json by_default = run(request);
+  ASSERT_TRUE(by_default.contains("plan")) << by_default.dump();
+  for (const auto& s : by_default["plan"]["stages"]) {
+    ASSERT_TRUE(s["feasible"].get<bool>()) << s.dump();
+    EXPECT_NE(s["billing"], "spot") << s.dump();
+  }
+  for (const auto& g : by_default["gpus"])
+    if (g.contains("billing")) EXPECT_NE(g["billing"], "spot") << g.dump();
+  request["budget"] = {{"amount", 0.01}, {"currency", "CNY"}};
+  const nlohmann::json over = run(request);
+  bool spot_change = false;
+  for (const auto& ch : over["plan"]["changes"]) spot_change = spot_change || ch["code"] == "spot";
+  EXPECT_TRUE(spot_change) << over["plan"]["changes"].dump();
+  request.erase("budget");
+  request["prefs"]["billing"] = "spot";
+  const nlohmann::json asked = run(request);
+  EXPECT_EQ(asked["plan"]["stages"][0]["billing"], "spot") << asked["plan"].dump();
+  EXPECT_LT(asked["plan"]["total_cost"].get<double>(), by_default["plan"]["total_cost"].get<double>());
+}
+
+// A stage is named as the student reads it in every warning, never by the
+// request's id ("formal").
+TEST(PlanBilling, WarningsNameTheStageInTheStudentsWords) {
+  for (const char* locale : {"en", "zh-CN"}) {
+    nlohmann::json request = {
+        {"locale", locale},
+        {"model", {{"preset", "qwen2.5-72b"}}},
+        {"workload", {{"method", "full"}, {"micro_batch", 1}, {"seq_len", 2048}}},
+        {"data", {{"samples", 2000}, {"epochs", 1}}},
+        {"stages", {{{"stage", "formal"}, {"runs", 1}}}},
+        {"prefs", {{"scope", "cn"}}}};  // no domestic platform rents joined machines: nothing holds it
+    const nlohmann::json r = run(request);
+    const nlohmann::json* w = warning(r, "nothing_fits");
+    ASSERT_NE(w, nullptr) << r["warnings"].dump();
+    const std::string text = (*w)["message"];
+    EXPECT_NE(text.find(std::string(locale) == "en" ? "formal experiments" : "正式实验阶段"), std::string::npos) << text;
+    EXPECT_EQ(text.find("formal 阶段"), std::string::npos) << text;
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan::test

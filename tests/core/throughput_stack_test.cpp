@@ -181,5 +181,27 @@ TEST(StackRequest, ParsedAndCheckedThroughTheEntryPoint) {
   EXPECT_EQ(r["error"]["path"], "data.mean_seq_len");
 }
 
+
+// Two cards that split a generating model's weights: eager transformers
+// (device_map="auto") and llama.cpp (--split-mode layer) run the layers one
+// card after the other, as fast as one card that held it all; vLLM shards
+// every layer (tensor parallel), faster than one card. Replicated weights
+// generate in data parallel: twice one card's rate.
+TEST(SoftwareStack, SplitModelDecodesLayerByLayerUnlessTensorParallel) {
+  const ModelSpec& m = preset("llama-2-7b");
+  const Gpu& g = gpu("rtx-4090");
+  auto at = [&](Stack stack, int n, Sharding sharding) {
+    Workload w = decode(stack);
+    w.micro_batch = 16;
+    w.gpus = n;
+    w.sharding = sharding;
+    return estimate_throughput(m, w, g, n).tokens_per_s;
+  };
+  for (Stack s : {Stack::eager, Stack::llama_cpp})
+    EXPECT_NEAR(at(s, 2, Sharding::zero3) / at(s, 1, Sharding::none), 1.0, 1e-9) << int(s);
+  EXPECT_GT(at(Stack::vllm, 2, Sharding::zero3), 1.3 * at(Stack::vllm, 1, Sharding::none));
+  EXPECT_NEAR(at(Stack::eager, 2, Sharding::ddp) / at(Stack::eager, 1, Sharding::none), 2.0, 1e-9);
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -192,9 +192,9 @@ struct Platform {
   BillingRules rules;
 
   // Machines, not counts (issue #13): what one rented machine carries and
-  // whether several can be joined for one job (catalog `machines`; defaults
-  // by kind: a marketplace rents 1 to 8 cards of one machine, never joined;
-  // a cloud or campus cluster joins 8-card machines over its network).
+  // whether several can be joined for one job (catalog `machines`; by
+  // default 1 to 8 cards of one machine, joined only where `joinable` says
+  // so: clouds with a stated network, campus clusters).
   int machine_max_gpus = 8;                   // cards one machine carries; any count up to it is rented
   bool machines_joinable = false;             // several machines for one job (data-centre cards only)
   double network_gbps = 0;                    // per machine between machines; 0 = unknown

@@ -62,6 +62,14 @@ std::vector<PricedOffer> priced_offers(const Request& q, const Catalog& c, const
   }
   if (!q.prefs.billing.empty()) {
     std::erase_if(offers, [&](const PricedOffer& o) { return name_of(o.billing) != q.prefs.billing; });
+  } else {
+    // Spot only when asked for: a reclaimed instance loses the run unless the
+    // training resumes from its checkpoints, which a first rental's script
+    // rarely does (seed 004 §3.1: spot needs "训练脚本开头添加检查点保存功能",
+    // and not before a deadline). The saving is offered as the
+    // `spot` change instead (planner_advice.cpp), so the default plan is
+    // priced on what a student can run unattended.
+    std::erase_if(offers, [](const PricedOffer& o) { return o.billing == Billing::spot; });
   }
   return offers;
 }

@@ -65,9 +65,19 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
     add("plan.why.multi_gpu", {hours_text(one), std::to_string(o.gpus_per_run),
                                percent(choice.throughput.scaling_efficiency)});
   }
-  if (o.gpus_per_run > 1)
+  if (o.gpus_per_run > 1 && q_.workload.mode == Mode::infer) {
+    // Inference has no gradients to shard: the cards either split the
+    // weights or each hold a copy (throughput.cpp, "How a generating model
+    // spans several GPUs").
+    const bool tensor_parallel = q_.workload.stack == Stack::vllm || q_.workload.stack == Stack::optimized;
+    add(o.sharding != Sharding::zero3 ? "plan.why.infer_replicas"
+        : tensor_parallel             ? "plan.why.infer_tensor_parallel"
+                                      : "plan.why.infer_layer_split",
+        {std::to_string(o.gpus_per_run)});
+  } else if (o.gpus_per_run > 1) {
     add(q_.workload.sharding_requested ? "plan.why.sharding_requested" : "plan.why.sharding",
         {std::to_string(o.gpus_per_run), name_of(o.sharding)});
+  }
   if (!o.workload_changes.empty()) {
     std::string list;
     const std::string sep = q_.locale == Locale::en ? "; " : "；";
@@ -249,7 +259,7 @@ void Planner::warnings(PlanResult& r) {
     if (!sp.feasible) {
       // A stage of 0 runs is simply skipped; one that found no offer because
       // nobody sells the requested billing is billing_warnings' to explain.
-      if (sp.runs > 0 && !(offers_.empty() && !q_.prefs.billing.empty())) warn("no_option", {name_of(sp.stage)});
+      if (sp.runs > 0 && !(offers_.empty() && !q_.prefs.billing.empty())) warn("no_option", {stage_text(sp.stage)});
       continue;
     }
     const StageOption& o = sp.chosen;

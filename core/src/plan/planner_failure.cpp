@@ -68,12 +68,12 @@ void Planner::nothing_fits(PlanResult& r) {
     if (nearest) {
       const Gpu* gpu = c_.find_gpu(nearest->gpu);
       const Platform* platform = c_.find_platform(nearest->platform);
-      message = msg("plan.warn.nothing_fits", {name_of(sp.stage), gpu ? gpu->name : nearest->gpu,
+      message = msg("plan.warn.nothing_fits", {stage_text(sp.stage), gpu ? gpu->name : nearest->gpu,
                                                std::to_string(nearest->count),
                                                platform ? platform->name.in(q_.locale) : nearest->platform,
                                                money(nearest->cost), r.currency, constraint});
     } else {
-      message = msg("plan.warn.nothing_fits_anywhere", {name_of(sp.stage)});
+      message = msg("plan.warn.nothing_fits_anywhere", {stage_text(sp.stage)});
     }
     r.warnings.push_back({"nothing_fits", message});
   }

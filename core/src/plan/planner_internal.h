@@ -118,6 +118,8 @@ class Planner {
   std::string msg(std::string_view code, std::initializer_list<std::string> args = {}) const {
     return message(q_.locale, code, args);
   }
+  // A stage as the student names it, never the request's id ("formal").
+  std::string stage_text(Stage s) const { return msg("plan.stage." + std::string(name_of(s))); }
   double storage_gb();
 
   Evaluator& e_;

@@ -342,10 +342,14 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
                                          "\" with the same billing and price kind; merge them into one price range");
     }
   p.prices_known = r.boolean("prices_known").value_or(!p.offers.empty());
-  p.machines_joinable = p.kind != PlatformKind::marketplace;
+  // Several machines join for one job only where the catalog says so: a job
+  // spread over a network nobody measured (a cloud's plain VPC, often tens of
+  // Gb/s per VM, against the 100 Gb/s per GPU the time model assumes across
+  // machines) would be planned faster than it runs.
+  p.machines_joinable = false;
   if (auto m = r.object("machines")) {
     p.machine_max_gpus = int(m->integer("max_gpus", 1, 16).value_or(8));
-    p.machines_joinable = m->boolean("joinable").value_or(p.machines_joinable);
+    p.machines_joinable = m->boolean("joinable").value_or(false);
     p.network_gbps = m->number("network_gbps", 0, 1e5).value_or(0);
     p.machines_notes = text(*m, "notes");
   }
