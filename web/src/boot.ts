@@ -5,8 +5,9 @@
 // hash (vite.config.mts, packedPage()). Why: LZMA over the whole script and
 // the wasm together is ~11 KiB smaller than gzip over the script beside the
 // compressed wasm (docs/performance.md, "The page's JavaScript through LZMA").
-import packedBase64, { jsBytes, totalBytes } from 'virtual:gpuplan-packed';
+import packedBase64, { layout } from 'virtual:gpuplan-packed';
 import { lzmaDecompress } from './lzma';
+import { unpackWasm } from './unpack';
 
 // What main.ts takes over.
 export interface Handoff {
@@ -29,12 +30,12 @@ try {
   // Uint8Array.fromBase64 (ES2026) decodes natively; atob is the fallback.
   const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
   const packed = fromBase64 ? fromBase64(packedBase64) : Uint8Array.from(atob(packedBase64), (c) => c.charCodeAt(0));
-  const bytes = lzmaDecompress(packed, totalBytes);
+  const bytes = lzmaDecompress(packed, layout.totalBytes);
   performance.mark('gpuplan:inflated');
-  globalThis.gpuplanHandoff = { wasm: bytes.subarray(jsBytes), pageHtml };
+  globalThis.gpuplanHandoff = { wasm: unpackWasm(bytes, layout), pageHtml };
   const script = document.createElement('script');
   script.type = 'module';
-  script.textContent = new TextDecoder().decode(bytes.subarray(0, jsBytes));
+  script.textContent = new TextDecoder().decode(bytes.subarray(0, layout.jsBytes));
   document.head.appendChild(script);
 } catch (e) {
   // The page's messages travel in the stream that failed: this one is

@@ -9,12 +9,12 @@ declare module '@gpuplan/wasm' {
 // Stylesheets imported for their side effect; Vite inlines them.
 declare module '*.css';
 
-// The page's script and the wasm in one LZMA stream, as base64, with the
-// script's length and the whole length decompressed (vite.config.mts,
-// packedPage(); web/src/boot.ts, web/src/lzma.ts).
+// The page's script and the wasm in one LZMA stream, as base64, with where
+// each part lies in it decompressed (vite.config.mts, packedPage();
+// web/src/boot.ts, web/src/unpack.ts, web/src/lzma.ts).
 declare module 'virtual:gpuplan-packed' {
+  import type { PackLayout } from './unpack';
   const base64: string;
-  export const jsBytes: number;
-  export const totalBytes: number;
+  export const layout: PackLayout;
   export default base64;
 }
