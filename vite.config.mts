@@ -43,9 +43,9 @@ function contentSecurityPolicy(html: string): string {
 // plain base64, which gzip squeezes poorly (base64 hides the byte structure);
 // base64 of already-compressed bytes gzips to the size of those bytes. So the
 // page carries the wasm compressed (in one stream with the page's script:
-// packedPage() below), and the Emscripten glue's own copy is dropped:
+// packedPage() below), and the page module's own base64 copy is dropped:
 // web/src/boot.ts decompresses it (web/src/lzma.ts) and web/src/main.ts hands
-// it to the glue as Module.wasmBinary. LZMA (xz's "lzma" format, preset 9e)
+// it to createGpuplan({ wasmBinary }) (wasm/page_module.mjs). LZMA (xz's "lzma" format, preset 9e)
 // takes the wasm to ~11 % less than Zopfli's gzip; the decoder (web/src/lzma.ts,
 // from the LZMA SDK's specification) adds ~1 KB to the page and some tens of
 // ms before the first figure (docs/performance.md).
@@ -66,28 +66,29 @@ function lzmaCompress(data: Buffer): Buffer {
   return result.stdout;
 }
 
-// The wasm module as built, without Emscripten's base64 copy of it.
+// The page's wasm, from the base64 copy its module embeds (wasm/make_page_module.mjs).
 function wasmBytes(): Buffer {
   const m = DATA_URI.exec(readFileSync(WASM_MODULE, 'utf8'));
-  if (!m) throw new Error(`no embedded wasm in ${WASM_MODULE}: build it with SINGLE_FILE (cmake --build --preset wasm)`);
+  if (!m) throw new Error(`no embedded wasm in ${WASM_MODULE}: build it (cmake --build --preset wasm --target gpuplan_wasm_web)`);
   return Buffer.from(m[1], 'base64');
 }
 
-// The glue's own base64 copy of the wasm goes: the page hands the wasm over
+// The module's own base64 copy of the wasm goes: the page hands the wasm over
 // itself (web/src/main.ts, from the packed stream below).
 function dropGlueWasm(): Plugin {
   return {
     name: 'gpuplan-drop-glue-wasm',
     transform(code, id) {
       if (!id.endsWith('gpuplan.web.mjs')) return null;
-      if (!DATA_URI.test(code)) throw new Error('the Emscripten module no longer embeds its wasm as expected');
+      if (!DATA_URI.test(code)) throw new Error('the page module no longer embeds its wasm as expected');
       return { code: code.replace(DATA_URI, '"data:application/octet-stream;base64,"'), map: null };
     },
   };
 }
 
 // The page's JavaScript travels LZMA-compressed too, in one stream with the
-// wasm: the page's script as built, then the wasm. The HTML keeps one small
+// wasm: the page's script as built, then the wasm (its data section first:
+// below). The HTML keeps one small
 // inline script, web/src/boot.ts with the LZMA decoder and the stream as
 // base64, which decodes it and runs the page's script as an inline module
 // script; the CSP admits that script by its sha256 (appScriptHashes, used by

@@ -12,7 +12,6 @@ import { en } from './i18n/en';
 
 setCatalogs({ 'zh-CN': zhCN, en });
 
-
 async function boot(): Promise<void> {
   const root = document.getElementById('app');
   if (!root) return;

@@ -1,5 +1,5 @@
-// The Emscripten ES module (build/wasm/bin/gpuplan.web.mjs, aliased in
-// vite.config.mts): a factory that resolves to the module with plan() and catalog().
+// The page's module (build/wasm/bin/gpuplan.web.mjs from wasm/page_module.mjs,
+// aliased in vite.config.mts): a factory that resolves to an object with plan() and catalog().
 declare module '@gpuplan/wasm' {
   import type { Planner } from './types';
   const createGpuplan: (options?: Record<string, unknown>) => Promise<Planner>;
