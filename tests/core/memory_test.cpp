@@ -53,6 +53,33 @@ TEST(Memory, Zero3SpreadsOverMoreGpus) {
   EXPECT_LT(eight, two);
 }
 
+// FSDP mixed precision keeps the shards of an fp32-loaded base in fp32 and
+// gathers each layer straight into bf16 (PyTorch FSDP MixedPrecision): the
+// resident frozen shard doubles, the gathered layers do not change.
+TEST(Memory, AnFp32FrozenBaseDoublesTheShardNotTheGatheredLayers) {
+  const std::string lora = R"({"method":"lora","precision":"bf16-mixed","gpus":8,"sharding":"fsdp")";
+  Request bf16 = request(lora + "}", "llama-2-70b");
+  Request fp32 = request(lora + R"(,"frozen_base_fp32":true})", "llama-2-70b");
+  const MemoryEstimate a = estimate_memory(bf16.model, bf16.workload);
+  const MemoryEstimate b = estimate_memory(fp32.model, fp32.workload);
+  EXPECT_NEAR(component(b, "weights") - component(a, "weights"), bf16.model.params * 2 / 8, 1e6);
+  EXPECT_DOUBLE_EQ(component(b, "gathered_layers"), component(a, "gathered_layers"));
+  // QLoRA with fp32 quant storage: only the non-quantized weights grow.
+  Request q16 = request(R"({"method":"qlora","gpus":2,"sharding":"fsdp"})", "llama-2-70b");
+  Request q32 = request(R"({"method":"qlora","gpus":2,"sharding":"fsdp","frozen_base_fp32":true})", "llama-2-70b");
+  const double grown = component(estimate_memory(q32.model, q32.workload), "weights") -
+                       component(estimate_memory(q16.model, q16.workload), "weights");
+  EXPECT_GT(grown, 0);
+  EXPECT_LT(grown, q16.model.params * 0.05);
+  // A diffusion UNet's LoRA base, loaded in fp32 instead of the half weight dtype.
+  const std::string unet = R"({"method":"lora","precision":"fp16-mixed","image_size":512)";
+  Request h = request(unet + "}", "sd15-unet");
+  Request f = request(unet + R"(,"frozen_base_fp32":true})", "sd15-unet");
+  EXPECT_NEAR(component(estimate_memory(f.model, f.workload), "weights") -
+                  component(estimate_memory(h.model, h.workload), "weights"),
+              h.model.params * 2, 1e3);
+}
+
 TEST(Memory, InferenceKvCacheRespectsGroupedQueryAttention) {
   // Llama 3.1 8B has 8 KV heads for 32 query heads: a quarter of MHA's cache.
   Request q = request(R"({"mode":"infer","precision":"bf16","seq_len":8192,"micro_batch":1})", "llama-3.1-8b");

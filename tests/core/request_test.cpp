@@ -78,6 +78,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"heads_not_dividing_hidden", R"({"model":{"preset":"llama-2-7b","heads":30}})", "inconsistent", "model.heads"},
         BadCase{"kv_heads_above_heads", R"({"model":{"preset":"llama-2-7b","kv_heads":64}})", "inconsistent", "model.kv_heads"},
         BadCase{"lora_rank_above_hidden", R"({"model":{"preset":"llama-2-7b"},"workload":{"method":"lora","lora":{"rank":8192}}})", "inconsistent", "workload.lora.rank"},
+        BadCase{"fp32_base_with_bf16_true", R"({"model":{"preset":"llama-2-7b"},"workload":{"method":"lora","precision":"bf16-true","frozen_base_fp32":true}})", "inconsistent", "workload.frozen_base_fp32"},
+        BadCase{"fp32_base_in_full_training", R"({"model":{"preset":"llama-2-7b"},"workload":{"frozen_base_fp32":true}})", "inconsistent", "workload.frozen_base_fp32"},
         BadCase{"no_model", R"({})", "missing_field", "model"},
         BadCase{"dims_incomplete", R"({"model":{"params":7e9,"layers":32}})", "missing_field", "model.hidden"},
         BadCase{"unknown_gpu", R"({"model":{"preset":"llama-2-7b"},"hardware":{"gpu":"rtx-9999"}})", "unknown_gpu", "hardware.gpu"},

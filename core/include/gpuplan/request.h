@@ -164,6 +164,12 @@ struct Workload {
   // into full seq_len rows (then no padding is computed).
   int mean_seq_len = 0;
   bool packing = false;
+  // LoRA / QLoRA under mixed precision: the frozen base is held in fp32, as
+  // loaded with dtype float32 (PEFT's examples/sft/utils.py for a
+  // non-quantized model; QLoRA with bnb_4bit_quant_storage float32) and kept
+  // so by autocast and by FSDP's MixedPrecision, which casts only the gathered
+  // copy (docs/memory-model.md, "Frozen base dtype"). false: the compute dtype.
+  bool frozen_base_fp32 = false;
   // Measured over estimated peak memory on the user's own card (request
   // `baseline.memory_bytes`, docs/memory-model.md "Calibration"); 1 without
   // one. Every memory figure but the fixed CUDA context is multiplied by it.

@@ -346,16 +346,26 @@ TrainState adapter_training_state(const ModelSpec& m, const ModelShapes& s, cons
   TrainState t;
   const Shards shard = shard_factors(w);
   const Precision prec = w.precision;
-  // Frozen base in the compute dtype (LLaMA-Factory, PEFT's SFT scripts and
-  // torchtune load it in bf16; fp32 only when training in fp32). QLoRA stores
+  // Frozen base in the compute dtype (LLaMA-Factory and torchtune load it in
+  // bf16; fp32 when training in fp32). QLoRA stores
   // the linear layers in NF4 and keeps embeddings, head and norms in bf16.
+  // A base loaded in fp32 (workload.frozen_base_fp32: PEFT's SFT example
+  // loads a non-quantized model with dtype float32) stays fp32 on the GPU:
+  // autocast casts per op and caches no cast of a frozen weight, and FSDP's
+  // MixedPrecision keeps "the sharded parameters in full precision" outside
+  // forward and backward, gathering straight into param_dtype (PyTorch
+  // torch/distributed/fsdp/api.py, MixedPrecision). DeepSpeed's bf16 engine
+  // casts the module itself (module.bfloat16()), so the flag is not set there.
   double base;
   double gathered_bytes_per_param = compute_bytes(prec);
   if (w.method == Method::qlora) {
     base = qlora_base_bytes(m, s);
+    // bnb_4bit_quant_storage float32: the NF4 codes pack into fp32 words at
+    // the same size; embeddings, head and norms load in fp32, not bf16.
+    if (w.frozen_base_fp32) base += (s.embedding_params + s.other_params) * 2;
     gathered_bytes_per_param = bytes_per_weight(WeightFormat::nf4_double_quant);
   } else {
-    base = m.params * compute_bytes(prec);
+    base = m.params * (w.frozen_base_fp32 ? 4 : compute_bytes(prec));
   }
   // Adapters: PEFT keeps them in fp32 under autocast; torchtune's bf16-true in bf16.
   const double adapter = lora_trainable_params(m, w.lora);
@@ -462,7 +472,9 @@ MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
     // optimizer states.
     const double adapter = lora_trainable_params(m, w.lora);
     const double adapter_bytes = adapter_element_bytes(w.precision);
-    t.weights = p * (w.method == Method::qlora ? bytes_per_weight(WeightFormat::nf4_double_quant) : (half ? 2 : 4)) +
+    // workload.frozen_base_fp32: a base loaded in fp32 stays fp32 (as for transformers above).
+    const double base_bytes = w.frozen_base_fp32 ? 4 : (half ? 2 : 4);
+    t.weights = p * (w.method == Method::qlora ? bytes_per_weight(WeightFormat::nf4_double_quant) : base_bytes) +
                 adapter * adapter_bytes;
     t.live_grads = adapter * adapter_bytes;
     t.optimizer = adapter * optimizer_bytes_per_param(w.optimizer, adapter_bytes, m);

@@ -8,7 +8,7 @@
 // on large square matrices (one script, many contributors, PyTorch 2.2-2.8),
 // on bare-metal machines and rented containers (AutoDL-class clouds among
 // them). A short benchmark reads the boost clock a long training run may not
-// hold; the interval (kRateInterval) carries what is left.
+// hold; the stack's rate interval (throughput.cpp) carries what is left.
 #include "sustained_rates.h"
 
 #include <array>
@@ -24,7 +24,7 @@ struct MeasuredRate {
   double fp32_datasheet;    // catalog fp32 peak
 };
 
-constexpr std::array<MeasuredRate, 16> kMeasured = {{
+constexpr std::array<MeasuredRate, 20> kMeasured = {{
     {"a100-sxm4-80g", 264.53, 312, 19.18, 19.5},
     {"a800-80g", 266.48, 312, 19.08, 19.5},
     {"h100-sxm", 790.6, 989, 52.0, 67},     // two rows: 797.51, 783.66 (fp32 51.88, 52.11)
@@ -46,6 +46,31 @@ constexpr std::array<MeasuredRate, 16> kMeasured = {{
     // DefTruth/CUDA-Learn-Notes hgemm/README.md: cuBLAS HGEMM 105-115 TFLOP/s
     // on an L20 (119.5 theoretical); no FP32 figure.
     {"l20", 110, 119.5, 0, 0},
+    // The same script's later submissions (GitHub issues of the same
+    // repository, each with its per-size table; best of 1024-10240 squared):
+    // A10G: issue #126 (2026-01-20, PyTorch 2.7.0+cu128, device name
+    // "NVIDIA A10G"; fp16 and bf16 69.47 at 10240, fp32 23.37 at 4096).
+    {"a10g", 69.47, 125, 23.37, 31.2},
+    // RTX 2080 Ti, two rows: issue #115 (AutoDL, a 22 GB modified card,
+    // PyTorch 2.8.0: fp16 58.58 at 2048, fp32 13.04) and issue #181 (own
+    // machine, 11 GB, PyTorch 2.7.1: fp16 56.78 at 2048, fp32 11.52). Same
+    // TU102 chip and clocks; fp16 is the GeForce FP32-accumulate rate the
+    // catalog carries (bf16 runs emulated at ~7, not used).
+    {"rtx-2080ti", 57.68, 56.9, 12.28, 13.45},
+    // L4 (72 W), two rows: issue #120 (own machine, PyTorch 2.9.0: bf16 70.89
+    // at 2048, only 52-59 at 4096-10240, where the power cap holds the clock;
+    // fp32 15.38) and chsasank/device-benchmarks README.md (commit 9a062fa,
+    // 2024-12-11: bf16 66, fp16 65, fp32 12; a single torch.matmul per size
+    // from 256 to 6888, 10 trials averaged).
+    {"l4", 68.45, 121, 13.69, 30.3},
+    // A10 (150 W): no row in the table; chsasank/device-benchmarks README.md
+    // (commit 0922806, PR #4, 2024-02-19, "Nvidia A10 24GB": bf16 56, fp16
+    // 54, fp32 14). That script reads 0.90-1.0 of this table's figure on the
+    // cards both measured (A100 PCIe 237 vs 241, H100 PCIe 449 vs 496, RTX
+    // 4090 168 vs 168, L4 66 vs 71), so the A10 may sit up to 10 % higher.
+    // FP32 is of the order CUTLASS's SIMT SGEMM reached on an A10 (12.5 at
+    // 3456x4096x4096, NVIDIA/cutlass issue #941, CUDA 11.2).
+    {"a10", 56, 125, 14, 31.2},
 }};
 
 // The reference card: the efficiencies in throughput.cpp were fitted on the

@@ -490,11 +490,25 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& as_given, const 
     // Each decode step reads every resident weight once (the memory model's
     // figure for the format) and the cache; a token's matmuls pass through
     // its routed experts only.
-    const double weights = inference_weight_bytes(m, s, w.precision, w.stack);
-    const double matmul_flops = forward_matmul_flops_per_token(m, s);
+    double weights = inference_weight_bytes(m, s, w.precision, w.stack);
+    double matmul_flops = forward_matmul_flops_per_token(m, s);
+    double prefill_matmul_flops = matmul_flops;
+    if (m.kind == ModelKind::encoder_decoder) {
+      // T5 / BART encode the prompt once, then generate with the decoder
+      // blocks alone: self-attention, cross-attention and MLP against the
+      // encoder's attention and MLP (Raffel et al. 2020, sec. 3.1; half the
+      // layers each). A generated token reads and multiplies the decoder's
+      // share of the block weights; the prompt passes the encoder's.
+      const double a = s.attention_params, f = s.active_mlp_params;
+      const double encoder_share = (a + f) / (3 * a + 2 * f);
+      const TokenParams tp = token_params(m, s);
+      matmul_flops = 2 * (tp.linear * (1 - encoder_share) + tp.head);
+      prefill_matmul_flops = 2 * tp.linear * encoder_share;
+      weights -= weights * encoder_share * std::min(1.0, s.linear_params / std::max(1.0, m.params));
+    }
     const double kv_per_token = 2.0 * m.layers * std::max(s.kv_dim, 1.0) * w.kv_cache_bits / 8.0;
     const double mean_context = prompt + generated_per_seq / 2;
-    const double prefill_flops = b * prompt * (matmul_flops + attention_flops_per_token(m, prompt / 2));
+    const double prefill_flops = b * prompt * (prefill_matmul_flops + attention_flops_per_token(m, prompt / 2));
     // Weights split across the n GPUs (the memory model's zero3 at
     // inference): tensor-parallel, each does 1/n of every layer at once; or a
     // layer split, each does all of its own layers while the others wait, so

@@ -53,7 +53,7 @@ bool tower_trained(const Workload& w) { return w.mode == Mode::train && w.train_
 // model (fp32 under full fine-tuning with autocast, the compute dtype with
 // LoRA / QLoRA, as LLaMA-Factory and PEFT load a frozen base).
 double frozen_tower_bytes(const Workload& w) {
-  if (w.precision == Precision::fp32) return 4;
+  if (w.precision == Precision::fp32 || w.frozen_base_fp32) return 4;  // loaded in fp32 with the LLM
   if (w.mode == Mode::train && w.method == Method::full && w.precision != Precision::bf16_true) return 4;
   return 2;
 }

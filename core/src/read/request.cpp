@@ -174,7 +174,8 @@ constexpr std::string_view kWorkloadFields[] = {
     "mode", "method", "precision", "optimizer", "micro_batch", "seq_len", "image_size", "grad_checkpointing",
     "flash_attention", "tf32", "lora", "kv_cache_bits", "gpus", "sharding", "cpu_offload", "loss", "torch_compile",
     "optimizer_in_backward", "activation_offload", "grad_accumulation",
-    "stack", "objective", "rl", "cached_text_embeddings", "images_per_sample", "train_vision_tower"};  // contract v1.1
+    "stack", "objective", "rl", "cached_text_embeddings", "images_per_sample", "train_vision_tower",  // contract v1.1
+    "frozen_base_fp32"};
 constexpr std::string_view kLoraFields[] = {"rank", "targets"};
 constexpr std::string_view kRlFields[] = {"group_size", "completion_len", "rollout", "reference", "reward_model"};
 
@@ -260,6 +261,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->boolean("cached_text_embeddings")) w.cached_text_embeddings = *v;
     if (auto v = r->integer("images_per_sample", 0, 4096)) w.images_per_sample = *v;
     if (auto v = r->boolean("train_vision_tower")) w.train_vision_tower = *v;
+    if (auto v = r->boolean("frozen_base_fp32")) w.frozen_base_fp32 = *v;
     // A VLM's images default to 448 px (256 tokens in Qwen2.5-VL), not a CNN's 224.
     if (model.kind == ModelKind::vlm && !r->has("image_size")) w.image_size = 448;
   } else if (model.kind == ModelKind::vlm) {
@@ -276,6 +278,10 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (lora_trainable_params(model, w.lora) <= 0)
       fail_inconsistent(r->locale(), "workload.method", message(r->locale(), "why.lora_needs_linear", {model.name.empty() ? model.id : model.name}));
   }
+  // An fp32 frozen base is a LoRA / QLoRA training run's under autocast or
+  // FSDP mixed precision; bf16-true holds every weight in bf16.
+  if (w.frozen_base_fp32 && (w.mode != Mode::train || w.method == Method::full || w.precision == Precision::bf16_true))
+    fail_inconsistent(r->locale(), "workload.frozen_base_fp32", message(r->locale(), "why.frozen_base_fp32"));
   return w;
 }
 

@@ -80,6 +80,8 @@ constexpr Template kTemplates[] = {
     {"why.tokens_or_samples", "请给出 tokens，或 samples 与 epochs", "give tokens, or samples with epochs"},
     {"why.sharding_needs_gpus", "{0} 需要 gpus ≥ 2 才有意义；单卡请用 none",
      "{0} needs gpus ≥ 2; use none for one GPU"},
+    {"why.frozen_base_fp32", "workload.frozen_base_fp32 只用于 LoRA / QLoRA 训练，且不能与 bf16-true 同用（它把所有权重存为 bf16）",
+     "workload.frozen_base_fp32 applies to LoRA / QLoRA training, and not with bf16-true (which holds every weight in bf16)"},
     {"why.params_too_small", "params（{0}）小于由尺寸算出的嵌入层参数（{1}）",
      "params ({0}) is below the embedding parameters implied by the dimensions ({1})"},
     {"why.experts_per_token", "每个 token 路由的专家数（{0}）应不大于专家数（{1}）",

@@ -167,6 +167,8 @@ export const en: Record<keyof typeof zhCN, string> = {
   'sharding.zero1': 'ZeRO-1 (optimizer states)',
   'sharding.zero2': 'ZeRO-2 (+ gradients)',
   'sharding.zero3': 'ZeRO-3 / FSDP (+ parameters)',
+  'sharding.infer.split': 'the model split across the GPUs',
+  'sharding.infer.copies': 'a copy of the model per GPU (data parallel)',
   hardware: 'Evaluate only this GPU',
   'hardware.help': 'By default every GPU in the catalog is evaluated.',
   'hardware.all': 'All GPUs',

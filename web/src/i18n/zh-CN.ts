@@ -165,6 +165,8 @@ export const zhCN = {
   'sharding.zero1': 'ZeRO-1（分片优化器状态）',
   'sharding.zero2': 'ZeRO-2（再分片梯度）',
   'sharding.zero3': 'ZeRO-3 / FSDP（再分片参数）',
+  'sharding.infer.split': '模型切分到多张卡',
+  'sharding.infer.copies': '每张卡一份模型（数据并行）',
   hardware: '只评估这种卡',
   'hardware.help': '默认评估目录中的每一种 GPU。',
   'hardware.all': '全部 GPU',

@@ -77,13 +77,20 @@ function stageNotes(ctx: Ctx, b: Budget): HTMLElement | null {
   const plan = ctx.response?.plan;
   return h('ul', { class: 'whys' }, items.map((s) => h('li', { 'data-stage': s.stage },
     h('strong', null, label(t, 'stage', s.stage)), s.why ? `: ${withStageNames(ctx, s.why)}` : '',
-    s.sharding && s.sharding !== 'none' ? h('span', { class: 'range' }, t('budget.sharding', { how: label(t, 'sharding', s.sharding) })) : null,
+    s.sharding && s.sharding !== 'none' ? h('span', { class: 'range' }, t('budget.sharding', { how: shardingText(ctx, s.sharding) })) : null,
     s.fit === 'tight' ? h('span', { class: 'range' }, t('fit.tight')) : null,
     s.changes.map((c) => {
       const text = changeText(ctx, c);
       return h('span', { class: 'range change' }, text, ' ', applyButton(ctx, fieldPatch(ctx.state, c.field, c.value), text, `${s.stage}/${c.field}`));
     }),
     alternativesLine(ctx, (plan?.stages ?? []).find((x) => x.stage === s.stage), b.currency))));
+}
+
+// Inference has no gradients to shard: several cards either split the
+// weights (the core's zero3) or each hold a copy (the stage's why says how).
+function shardingText(ctx: Ctx, sharding: string): string {
+  if (ctx.state.mode !== 'infer') return label(ctx.t, 'sharding', sharding);
+  return ctx.t(sharding === 'zero3' ? 'sharding.infer.split' : 'sharding.infer.copies');
 }
 
 export function budgetView(ctx: Ctx): HTMLElement {
