@@ -17,7 +17,7 @@ export NODE_PATH=/usr/share/nodejs   # Debian's emscripten needs acorn from here
 say() { printf '\033[1;34m==> %s\033[0m\n' "$*"; }
 die() { printf '\033[1;31mdev.sh: %s\033[0m\n' "$*" >&2; exit 1; }
 
-APT_PACKAGES=(cmake ninja-build g++ clang emscripten nlohmann-json3-dev googletest
+APT_PACKAGES=(cmake ninja-build g++ clang emscripten binaryen nlohmann-json3-dev googletest
               libbenchmark-dev chromium fonts-noto-cjk gzip xz-utils)
 
 need_apt() {
