@@ -17,7 +17,7 @@ export NODE_PATH=/usr/share/nodejs   # Debian's emscripten needs acorn from here
 say() { printf '\033[1;34m==> %s\033[0m\n' "$*"; }
 die() { printf '\033[1;31mdev.sh: %s\033[0m\n' "$*" >&2; exit 1; }
 
-APT_PACKAGES=(cmake ninja-build g++ clang emscripten nlohmann-json3-dev googletest
+APT_PACKAGES=(cmake ninja-build g++ clang emscripten binaryen nlohmann-json3-dev googletest
               libbenchmark-dev chromium fonts-noto-cjk gzip xz-utils)
 
 need_apt() {
@@ -94,12 +94,13 @@ run_tests() {
   say "plan() in wasm: full plan within the 5 ms median budget"
   node tools/bench_plan.mjs build/wasm/bin/gpuplan.js --iterations 300 --budget-ms 5
   # The page's weight (issue #7): bytes only, no timing, so a loaded runner
-  # cannot flake it. Issue #16's budget is 175 KiB; the merged page of
-  # 2026-12-01 weighs 198.2 KiB, so CI holds a 200 KiB ceiling until the cuts
-  # land (docs/performance.md, "Over the 175 KiB target"); ./dev.sh bench
-  # still reports against 175.
-  say "page weight: dist/index.html gzipped within the 200 KiB ceiling (budget 175 KiB, not met)"
-  node tools/bench_page.mjs --weight-only --max-kib 200
+  # cannot flake it. Issue #16's budget is 175 KiB; the page weighs 175.9 KiB
+  # after the cuts of 2026-12-01 16:45 (from 198.4 at 15:02; 176.4 with main of
+  # 16:55), so CI holds a 177 KiB ceiling until the last KiB is found
+  # (docs/performance.md, "The page at 175.9 KiB"); ./dev.sh bench still
+  # reports against 175.
+  say "page weight: dist/index.html gzipped within the 177 KiB ceiling (budget 175 KiB, not met)"
+  node tools/bench_page.mjs --weight-only --max-kib 177
 }
 
 serve() {

@@ -1,18 +1,21 @@
 // The page build: one self-contained dist/index.html (vite-plugin-singlefile
-// inlines the script, the stylesheet and, through the Emscripten module, the
-// wasm). A last step adds a Content-Security-Policy with the sha256 of each
-// inline script and style, so nothing else can run, and no remote origin is
-// allowed: the page works from file:// and inside an iframe with no network.
+// inlines the script and the stylesheet; packedPage() then replaces the script
+// with a small boot script carrying it and the wasm in one LZMA stream). A
+// last step adds a Content-Security-Policy with the sha256 of the boot script,
+// of the page's script it adds and of the style, so nothing else can run, and
+// no remote origin is allowed: the page works from file:// and inside an
+// iframe with no network.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { en } from './web/src/i18n/en';
 import { zhCN } from './web/src/i18n/zh-CN';
 import { lzmaDecompress } from './web/src/lzma';
+import { type PackLayout, unpackWasm } from './web/src/unpack';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
@@ -27,7 +30,8 @@ function contentSecurityPolicy(html: string): string {
   return [
     "default-src 'none'",
     // 'wasm-unsafe-eval' lets WebAssembly compile; it allows no JavaScript eval.
-    `script-src ${scripts.join(' ')} 'wasm-unsafe-eval'`,
+    // The page's own script, added by the boot script, is admitted by its hash.
+    `script-src ${[...scripts, ...appScriptHashes].join(' ')} 'wasm-unsafe-eval'`,
     `style-src ${styles.join(' ')}`,
     'img-src data: blob:',
     "base-uri 'none'",
@@ -38,13 +42,13 @@ function contentSecurityPolicy(html: string): string {
 // The wasm ships LZMA-compressed. Emscripten's SINGLE_FILE build carries it as
 // plain base64, which gzip squeezes poorly (base64 hides the byte structure);
 // base64 of already-compressed bytes gzips to the size of those bytes. So the
-// page carries the wasm compressed, and the Emscripten glue's own copy is
-// dropped: web/src/main.ts decompresses it (web/src/lzma.ts) into Module.wasmBinary.
-// LZMA (xz's "lzma" format, preset 9e) takes this module to 124 KB where
-// gzip -9 gives 151 KB and Zopfli 142 KB; the decoder (web/src/lzma.ts, from
-// the LZMA SDK's specification) adds ~1 KB to the page and ~30-80 ms before
-// the first figure (docs/performance.md). Each build decodes the stream again here, with the
-// page's decoder, and fails unless that gives the wasm back byte for byte.
+// page carries the wasm compressed (in one stream with the page's script:
+// packedPage() below), and the page module's own base64 copy is dropped:
+// web/src/boot.ts decompresses it (web/src/lzma.ts) and web/src/main.ts hands
+// it to createGpuplan({ wasmBinary }) (wasm/page_module.mjs). LZMA (xz's "lzma" format, preset 9e)
+// takes the wasm to ~11 % less than Zopfli's gzip; the decoder (web/src/lzma.ts,
+// from the LZMA SDK's specification) adds ~1 KB to the page and some tens of
+// ms before the first figure (docs/performance.md).
 // GPUPLAN_WASM_MODULE builds the page over another build folder's module
 // (a scratch build; the default is the wasm preset's).
 const WASM_MODULE = process.env.GPUPLAN_WASM_MODULE
@@ -55,34 +59,122 @@ const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
 function lzmaCompress(data: Buffer): Buffer {
   // dict=8MiB: more than the module, so every match is in reach (the decoder
   // grows its window with the output, not to the dictionary size).
-  const result = spawnSync('xz', ['--format=lzma', '--lzma1=preset=9e,dict=8MiB', '--stdout'], { input: data, maxBuffer: 64 << 20 });
+  const result = spawnSync('xz', ['--format=lzma', '--lzma1=preset=9e,dict=8MiB,pb=0', '--stdout'], { input: data, maxBuffer: 64 << 20 });
   if (result.error || result.status !== 0) {
     throw new Error(`xz failed (${result.error?.message ?? result.stderr.toString()}): install xz-utils (./dev.sh setup)`);
   }
   return result.stdout;
 }
 
-function compressedWasm(): Plugin {
-  const virtualId = 'virtual:gpuplan-wasm-lzma';
+// The page's wasm, from the base64 copy its module embeds (wasm/make_page_module.mjs).
+function wasmBytes(): Buffer {
+  const m = DATA_URI.exec(readFileSync(WASM_MODULE, 'utf8'));
+  if (!m) throw new Error(`no embedded wasm in ${WASM_MODULE}: build it (cmake --build --preset wasm --target gpuplan_wasm_web)`);
+  return Buffer.from(m[1], 'base64');
+}
+
+// The module's own base64 copy of the wasm goes: the page hands the wasm over
+// itself (web/src/main.ts, from the packed stream below).
+function dropGlueWasm(): Plugin {
   return {
-    name: 'gpuplan-wasm-lzma',
-    resolveId(id) {
-      return id === virtualId ? `\0${virtualId}` : null;
-    },
-    load(id) {
-      if (id !== `\0${virtualId}`) return null;
-      const m = DATA_URI.exec(readFileSync(WASM_MODULE, 'utf8'));
-      if (!m) throw new Error(`no embedded wasm in ${WASM_MODULE}: build it with SINGLE_FILE (cmake --build --preset wasm)`);
-      const wasm = Buffer.from(m[1], 'base64');
-      const packed = lzmaCompress(wasm);
-      if (!Buffer.from(lzmaDecompress(packed, wasm.length)).equals(wasm)) throw new Error('the LZMA stream of the wasm does not decode to the wasm');
-      return `export default ${JSON.stringify(packed.toString('base64'))};\nexport const size = ${wasm.length};`;
-    },
+    name: 'gpuplan-drop-glue-wasm',
     transform(code, id) {
       if (!id.endsWith('gpuplan.web.mjs')) return null;
-      if (!DATA_URI.test(code)) throw new Error('the Emscripten module no longer embeds its wasm as expected');
+      if (!DATA_URI.test(code)) throw new Error('the page module no longer embeds its wasm as expected');
       return { code: code.replace(DATA_URI, '"data:application/octet-stream;base64,"'), map: null };
     },
+  };
+}
+
+// The page's JavaScript travels LZMA-compressed too, in one stream with the
+// wasm: the page's script as built, then the wasm (its data section first:
+// below). The HTML keeps one small
+// inline script, web/src/boot.ts with the LZMA decoder and the stream as
+// base64, which decodes it and runs the page's script as an inline module
+// script; the CSP admits that script by its sha256 (appScriptHashes, used by
+// csp() below), as it admits the boot script, so still no eval and no other
+// script. LZMA over the script gains ~7 KiB against gzip -9 and the shared
+// stream ~2 KiB more (docs/performance.md). Each build decodes the stream
+// again with the page's decoder and fails unless it gives both parts back
+// byte for byte.
+const appScriptHashes: string[] = [];
+const SCRIPT_OPEN = '<script type="module" crossorigin>';
+
+// Where a wasm module's data section (id 11) lies: its bytes [start, end).
+function dataSection(wasm: Buffer): { start: number; end: number } {
+  let p = 8;
+  const leb = (): number => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = wasm[p++];
+      value += (byte & 127) * 2 ** shift;
+      if (byte < 128) return value;
+    }
+  };
+  while (p < wasm.length) {
+    const start = p;
+    const id = wasm[p++];
+    const size = leb();
+    p += size;
+    if (id === 11) return { start, end: p };
+  }
+  throw new Error('the wasm has no data section');
+}
+
+async function bootScript(packed: Buffer, layout: PackLayout): Promise<string> {
+  const virtualId = 'virtual:gpuplan-packed';
+  const out = await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    plugins: [{
+      name: 'gpuplan-packed',
+      resolveId: (id) => (id === virtualId ? `\0${virtualId}` : null),
+      load: (id) => (id === `\0${virtualId}`
+        ? `export default ${JSON.stringify(packed.toString('base64'))};\nexport const layout = ${JSON.stringify(layout)};`
+        : null),
+    }],
+    build: { write: false, target: 'es2022', modulePreload: false, rollupOptions: { input: `${root}web/src/boot.ts` } },
+  });
+  const chunks = (Array.isArray(out) ? out : [out]).flatMap((o) => (o as Rollup.RollupOutput).output).filter((c) => c.type === 'chunk');
+  if (chunks.length !== 1 || chunks[0].type !== 'chunk' || chunks[0].imports.length) throw new Error('the boot script did not build to one self-contained chunk');
+  return chunks[0].code.trim();
+}
+
+function packedPage(): Plugin {
+  return {
+    name: 'gpuplan-packed-page',
+    enforce: 'post',
+    // After vite-plugin-singlefile has inlined the page's script, before csp().
+    generateBundle: { order: 'post', async handler(_options, bundle) {
+      for (const file of Object.values(bundle)) {
+        if (file.type !== 'asset' || !file.fileName.endsWith('.html')) continue;
+        const html = String(file.source);
+        const start = html.indexOf(SCRIPT_OPEN);
+        // A script's text cannot hold "</script>": the first one ends it.
+        const end = html.indexOf('</script>', start);
+        if (start < 0 || end < 0 || html.indexOf(SCRIPT_OPEN, start + 1) !== -1) {
+          throw new Error('the built page does not hold exactly one inlined module script');
+        }
+        const js = html.slice(start + SCRIPT_OPEN.length, end);
+        const jsBuf = Buffer.from(js, 'utf8');
+        const wasm = wasmBytes();
+        const data = dataSection(wasm);
+        // The wasm's data section (text: the catalog, the messages) right
+        // after the script's text, then the rest of the wasm: LZMA's literal
+        // contexts then see text beside text (0.6 KB less than the wasm whole).
+        const whole = Buffer.concat([jsBuf, wasm.subarray(data.start, data.end), wasm.subarray(0, data.start), wasm.subarray(data.end)]);
+        const packed = lzmaCompress(whole);
+        const decoded = Buffer.from(lzmaDecompress(packed, whole.length));
+        const layout = { jsBytes: jsBuf.length, dataBytes: data.end - data.start, dataAt: data.start, totalBytes: whole.length };
+        if (!decoded.equals(whole) || !Buffer.from(unpackWasm(decoded, layout)).equals(wasm)) {
+          throw new Error('the LZMA stream of the page does not decode to its script and wasm');
+        }
+        appScriptHashes.push(sha256(js));
+        const boot = await bootScript(packed, layout);
+        file.source = `${html.slice(0, start)}<script type="module">${boot}${html.slice(end)}`;
+      }
+    } },
   };
 }
 
@@ -138,5 +230,5 @@ export default defineConfig({
     reportCompressedSize: false,
     modulePreload: false,
   },
-  plugins: [compressedWasm(), compactEnglish(), viteSingleFile({ removeViteModuleLoader: true }), csp()],
+  plugins: [dropGlueWasm(), compactEnglish(), viteSingleFile({ removeViteModuleLoader: true }), packedPage(), csp()],
 });

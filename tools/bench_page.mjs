@@ -11,9 +11,9 @@
 // Results also go to test-results/bench-page.json.
 // --weight-only measures the page's weight alone (no browser, no timing, so a
 // loaded CI runner cannot flake it): what ./dev.sh test runs. It fails over
-// --max-kib (default: the 175 KiB budget of issue #16; ./dev.sh test holds the
-// 200 KiB ceiling, since the merged page of 2026-12-01 is over the budget:
-// docs/performance.md, "Over the 175 KiB target"). --html weighs another build
+// --max-kib (default: the 175 KiB budget of issue #16; ./dev.sh test holds a
+// 177 KiB ceiling, since the page of 2026-12-01 is still 1–1.5 KiB over the
+// budget: docs/performance.md, "The page at 175.9 KiB"). --html weighs another build
 // of the page (default dist/index.html).
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -38,14 +38,17 @@ const gz = (text) => gzipSync(Buffer.from(text, 'utf8'), { level: 9 }).length;
 const html = readFileSync(HTML, 'utf8');
 const script = /<script type="module"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
 const style = /<style[^>]*>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
-const wasmB64 = /["'`]([A-Za-z0-9+/=]{20000,})["'`]/.exec(script)?.[1] ?? '';
+// The one long base64 literal: the page's script and the wasm in one LZMA
+// stream (vite.config.mts, packedPage(); web/src/boot.ts decodes it).
+const packedB64 = /["'`]([A-Za-z0-9+/=]{20000,})["'`]/.exec(script)?.[1] ?? '';
 const weight = {
   raw_bytes: Buffer.byteLength(html),
   gzip_bytes: gz(html),
-  // The wasm as the page carries it: compressed (LZMA, vite.config.mts), base64, in the gzipped page.
-  wasm_base64_gzip_bytes: gz(wasmB64),
-  wasm_compressed_bytes: wasmB64 ? Buffer.from(wasmB64, 'base64').length : 0,
-  js_without_wasm_gzip_bytes: gz(script.replace(wasmB64, '')),
+  // The packed stream as the page carries it: LZMA, base64, in the gzipped page.
+  packed_base64_gzip_bytes: gz(packedB64),
+  packed_compressed_bytes: packedB64 ? Buffer.from(packedB64, 'base64').length : 0,
+  // The boot script around it (the LZMA decoder and the hand-over).
+  boot_script_gzip_bytes: gz(script.replace(packedB64, '')),
   css_gzip_bytes: gz(style),
 };
 
@@ -54,11 +57,11 @@ const verdict = (ok) => (ok ? 'ok' : 'OVER BUDGET');
 const pageOk = kib(weight.gzip_bytes) <= BUDGET.page_kib;
 const weightLines = () => {
   console.log(`page weight (${path.relative(root, HTML)}, gzip -9): ${f1(kib(weight.gzip_bytes))} KiB  [budget ${BUDGET.page_kib} KiB, aim ${BUDGET.page_aim_kib}] ${verdict(pageOk)}`);
-  console.log(`  wasm (LZMA, base64) ${f1(kib(weight.wasm_base64_gzip_bytes))} KiB · JS ${f1(kib(weight.js_without_wasm_gzip_bytes))} KiB · CSS ${f1(kib(weight.css_gzip_bytes))} KiB · raw ${f1(kib(weight.raw_bytes))} KiB`);
+  console.log(`  page script + wasm (one LZMA stream, base64) ${f1(kib(weight.packed_base64_gzip_bytes))} KiB · boot script ${f1(kib(weight.boot_script_gzip_bytes))} KiB · CSS ${f1(kib(weight.css_gzip_bytes))} KiB · raw ${f1(kib(weight.raw_bytes))} KiB`);
 };
 if (WEIGHT_ONLY) {
-  if (!wasmB64) {
-    console.error(`${path.relative(root, HTML)}: no embedded wasm found; is it the built page?`);
+  if (!packedB64) {
+    console.error(`${path.relative(root, HTML)}: no embedded stream found; is it the built page?`);
     process.exit(1);
   }
   weightLines();

@@ -1,5 +1,5 @@
-// The Emscripten ES module (build/wasm/bin/gpuplan.web.mjs, aliased in
-// vite.config.mts): a factory that resolves to the module with plan() and catalog().
+// The page's module (build/wasm/bin/gpuplan.web.mjs from wasm/page_module.mjs,
+// aliased in vite.config.mts): a factory that resolves to an object with plan() and catalog().
 declare module '@gpuplan/wasm' {
   import type { Planner } from './types';
   const createGpuplan: (options?: Record<string, unknown>) => Promise<Planner>;
@@ -9,10 +9,12 @@ declare module '@gpuplan/wasm' {
 // Stylesheets imported for their side effect; Vite inlines them.
 declare module '*.css';
 
-// The LZMA-compressed wasm as base64, and its length decompressed
-// (vite.config.mts, compressedWasm(); web/src/lzma.ts).
-declare module 'virtual:gpuplan-wasm-lzma' {
+// The page's script and the wasm in one LZMA stream, as base64, with where
+// each part lies in it decompressed (vite.config.mts, packedPage();
+// web/src/boot.ts, web/src/unpack.ts, web/src/lzma.ts).
+declare module 'virtual:gpuplan-packed' {
+  import type { PackLayout } from './unpack';
   const base64: string;
-  export const size: number;
+  export const layout: PackLayout;
   export default base64;
 }
