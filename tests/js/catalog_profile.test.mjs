@@ -41,12 +41,25 @@ test('the page module leaves out the prose the page does not show', () => {
   assert.deepEqual(page.models.map((m) => m.id), full.models.map((m) => m.id));
   for (const g of page.gpus) assert.ok(!('sources' in g) && !('notes' in g), `gpus ${g.id}`);
   for (const m of page.models) assert.ok(!('sources' in m), `models ${m.id}`);
-  // What the page does show is whole: platform sources and offers, scenarios.
-  assert.deepEqual(page.platforms.map((p) => p.sources), full.platforms.map((p) => p.sources));
-  assert.deepEqual(page.platforms.map((p) => p.offers.map((o) => [o.source, o.as_of, o.per_gpu_hour])),
-    full.platforms.map((p) => p.offers.map((o) => [o.source, o.as_of, o.per_gpu_hour])));
+  // What the page does show is whole: offers' dates and prices, scenarios;
+  // sources as the label the page shows (next test).
+  assert.deepEqual(page.platforms.map((p) => p.offers.map((o) => [o.as_of, o.per_gpu_hour])),
+    full.platforms.map((p) => p.offers.map((o) => [o.as_of, o.per_gpu_hour])));
   assert.deepEqual(page.scenarios, full.scenarios);
   assert.ok(JSON.stringify(page).length < JSON.stringify(full).length * 0.6);
+});
+
+// The page's copy keeps of each platform and offer source only what the page
+// shows of it (core/src/read/catalog_profile.cpp, page_source): the same label.
+test('every platform and offer source reads as the same label in the page copy', async () => {
+  const { format } = await pageModules(['format']);
+  const labels = (cat) => cat.platforms.map((p) => [
+    (p.sources ?? []).map((x) => format.sourceLabel(x)),
+    (p.offers ?? []).map((o) => format.sourceLabel(o.source))]);
+  assert.deepEqual(labels(page), labels(full));
+  // and it is shorter: no address past the repository, no note.
+  const long = page.platforms.flatMap((p) => [...(p.sources ?? []), ...(p.offers ?? []).map((o) => o.source ?? '')]);
+  assert.ok(long.every((x) => x.length <= 80), long.find((x) => x.length > 80));
 });
 
 test('the page says where the sources are, in both languages', () => {

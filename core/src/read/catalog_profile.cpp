@@ -9,8 +9,12 @@
 // sources are: catalog/*.json, or `gpuplan catalog` (web/src/i18n).
 // Made at build time only (tools/catalog_embed.cpp); the page's module links
 // no code of this file.
+#include <algorithm>
+#include <cctype>
 #include <initializer_list>
+#include <string_view>
 #include <string>
+#include <vector>
 
 #include "gpuplan/catalog.h"
 #include "json_reader.h"
@@ -27,6 +31,81 @@ void erase_each(nlohmann::json& array, std::initializer_list<const char*> keys) 
 
 void erase_in(nlohmann::json& object, const char* member, const char* key) {
   if (object.is_object() && object.contains(member) && object[member].is_object()) object[member].erase(key);
+}
+
+// What the page shows of a price's source (web/src/format.ts, sourceLabel):
+// the site, or the GitHub repository, a student can open; a seed article; or
+// "unverified". The page's copy keeps only that, spelt so that sourceLabel
+// reads it back to the same label (tests/js/catalog_profile.test.mjs compares
+// the label of every offer and platform source in the two copies). The scan
+// below is sourceLabel's pattern, HOST, matched as a backtracking regular
+// expression engine matches it: leftmost start at a word boundary, as many
+// dotted labels as there are, then the first top-level domain of the list
+// that follows, fewer labels while none does. (std::regex would pull musl's
+// strtod into every module linking this library, the page's included.)
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool label_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-'; }
+bool starts_with_icase(std::string_view text, size_t at, std::string_view prefix) {
+  if (text.size() - at < prefix.size()) return false;
+  for (size_t k = 0; k < prefix.size(); ++k)
+    if (std::tolower(static_cast<unsigned char>(text[at + k])) != prefix[k]) return false;
+  return true;
+}
+
+std::string page_source(std::string_view text) {
+  static constexpr std::string_view kDomains[] = {"com", "cn", "net", "org", "io", "ai", "app", "co", "dev",
+                                                  "edu", "gov", "sh", "info", "tech", "cloud", "xyz"};
+  auto lower = [](std::string_view x) {
+    std::string out(x);
+    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!label_char(text[i]) || (i > 0 ? word_char(text[i - 1]) : false) == word_char(text[i])) continue;
+    std::vector<size_t> after_dot;  // where each dotted label ends
+    for (size_t p = i;;) {
+      size_t q = p;
+      while (q < text.size() && label_char(text[q])) ++q;
+      if (q == p || q >= text.size() || text[q] != '.') break;
+      after_dot.push_back(q + 1);
+      p = q + 1;
+    }
+    for (size_t k = after_dot.size(); k-- > 0;) {
+      for (std::string_view domain : kDomains) {
+        if (!starts_with_icase(text, after_dot[k], domain)) continue;
+        std::string site = lower(text.substr(i, after_dot[k] + domain.size() - i));
+        size_t p = after_dot[k] + domain.size();
+        std::vector<std::string_view> parts;  // (/[A-Za-z0-9_~-]+)*
+        while (p + 1 < text.size() && text[p] == '/') {
+          size_t q = p + 1;
+          while (q < text.size() && (word_char(text[q]) || text[q] == '~' || text[q] == '-')) ++q;
+          if (q == p + 1) break;
+          parts.push_back(text.substr(p + 1, q - p - 1));
+          p = q;
+        }
+        if (site == "github.com" && parts.size() >= 2) site += "/" + std::string(parts[0]) + "/" + std::string(parts[1]);
+        return site;
+      }
+    }
+  }
+  // /seed article|种子文章|\b\d{3}_[0-9a-f]{6,}/i
+  if (lower(text).find("seed article") != std::string::npos || text.find("种子文章") != std::string_view::npos)
+    return "seed article";
+  for (size_t i = 0; i + 10 <= text.size(); ++i) {
+    if (i > 0 && word_char(text[i - 1])) continue;
+    if (!std::isdigit(static_cast<unsigned char>(text[i])) || !std::isdigit(static_cast<unsigned char>(text[i + 1])) ||
+        !std::isdigit(static_cast<unsigned char>(text[i + 2])) || text[i + 3] != '_')
+      continue;
+    size_t hex = 0;
+    while (i + 4 + hex < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 4 + hex]))) ++hex;
+    if (hex >= 6) return "seed article";
+  }
+  return "unverified";
+}
+
+void shorten_source(nlohmann::json& holder, const char* key) {
+  if (holder.is_object() && holder.contains(key) && holder[key].is_string())
+    holder[key] = page_source(holder[key].get<std::string>());
 }
 
 }  // namespace
@@ -80,7 +159,13 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
       erase_in(platform, "billing_rules", "notes");
       erase_in(platform, "storage", "notes");
       erase_in(platform, "machines", "notes");  // the planner reads the counts, the page no prose
-      if (platform.contains("offers")) erase_each(platform["offers"], {"note"});
+      if (platform.contains("offers")) {
+        erase_each(platform["offers"], {"note"});
+        for (auto& offer : platform["offers"]) shorten_source(offer, "source");
+      }
+      if (platform.contains("sources") && platform["sources"].is_array())
+        for (auto& source : platform["sources"])
+          if (source.is_string()) source = page_source(source.get<std::string>());
       if (platform.contains("education")) erase_each(platform["education"], {"name", "eligibility", "source"});
     }
     root["provenance"] = "page";
