@@ -93,9 +93,13 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
       EXPECT_FALSE(e.contains("name") || e.contains("eligibility") || e.contains("source")) << p["id"];
       EXPECT_TRUE(e.contains("as_of")) << p["id"];
     }
-    // What the page shows stays: platform sources and notes, spot notes, each
-    // offer's source and date (web/src/views/platforms.ts).
-    EXPECT_EQ(p.value("sources", nlohmann::json()), f.value("sources", nlohmann::json())) << p["id"];
+    // What the page shows stays: platform notes, spot notes, each offer's
+    // date, and of every source the part its label reads
+    // (web/src/views/platforms.ts).
+    nlohmann::json labels = nlohmann::json::array();
+    for (const auto& source : f.value("sources", nlohmann::json::array()))
+      labels.push_back(page_source_label(source.get<std::string>()));
+    EXPECT_EQ(p.value("sources", nlohmann::json::array()), labels) << p["id"];
     EXPECT_EQ(p.value("notes", nlohmann::json()), f.value("notes", nlohmann::json())) << p["id"];
     if (f.contains("spot")) {
       EXPECT_EQ(p["spot"], f["spot"]) << p["id"];
@@ -104,6 +108,7 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
     for (size_t k = 0; k < p["offers"].size(); ++k) {
       nlohmann::json offer = f["offers"][k];
       offer.erase("note");
+      if (offer.contains("source")) offer["source"] = page_source_label(offer["source"].get<std::string>());
       EXPECT_EQ(p["offers"][k], offer) << p["id"];
       // The page marks each price's kind and age (issue #14: freshness a student can see).
       for (const char* key : {"price_kind", "as_of", "source", "confidence"})
@@ -254,6 +259,24 @@ TEST(CatalogProfile, EveryPlanIsTheFullCatalogs) {
     JsonReply b = plan_json(request, page.value());
     EXPECT_EQ(a.json, b.json) << request.substr(0, 200);
   }
+}
+
+
+// page_source_label reads a source as the page's sourceLabel does (its HOST
+// pattern, a backtracking match: leftmost, then as many dotted labels as
+// there are, the first listed domain that follows).
+TEST(CatalogProfile, SourceLabelsAreWhatThePageShows) {
+  EXPECT_EQ(page_source_label("https://github.com/zzc0721/torch-performance-test-data/blob/main/database.md (2024)"),
+            "github.com/zzc0721/torch-performance-test-data");
+  EXPECT_EQ(page_source_label("MSRP, laurentschoice.com (catalog-sources.md 3.1)"), "laurentschoice.com");
+  EXPECT_EQ(page_source_label("https://www.AutoDL.com/market/list, read in a note"), "www.autodl.com");
+  EXPECT_EQ(page_source_label("github.com/owner only"), "github.com");
+  EXPECT_EQ(page_source_label("see autodl.community"), "autodl.com");  // as the page's pattern reads it
+  EXPECT_EQ(page_source_label("an aliyun.com.cn page"), "aliyun.com.cn");
+  EXPECT_EQ(page_source_label("seed 004_ab06c6b6ae38c6af.txt"), "seed article");
+  EXPECT_EQ(page_source_label("种子文章 000"), "seed article");
+  EXPECT_EQ(page_source_label("LLM-style guide, low confidence"), "unverified");
+  EXPECT_EQ(page_source_label(""), "unverified");
 }
 
 }  // namespace

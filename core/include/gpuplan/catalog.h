@@ -263,6 +263,11 @@ Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile
 // "provenance": "page" at its root. Build-time only (the embed step).
 Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProfile profile);
 
+// What the page's copy keeps of a price's source: the part the page's label
+// reads (web/src/format.ts, sourceLabel), i.e. the site or "github.com/owner/
+// repo", "seed article", or "unverified".
+std::string page_source_label(std::string_view source);
+
 // The catalog compiled into this build (validated at build time).
 const Catalog& embedded_catalog();
 // Its JSON text, as `gpuplan catalog` prints it.

@@ -52,7 +52,9 @@ bool starts_with_icase(std::string_view text, size_t at, std::string_view prefix
   return true;
 }
 
-std::string page_source(std::string_view text) {
+}  // namespace
+
+std::string page_source_label(std::string_view text) {
   static constexpr std::string_view kDomains[] = {"com", "cn", "net", "org", "io", "ai", "app", "co", "dev",
                                                   "edu", "gov", "sh", "info", "tech", "cloud", "xyz"};
   auto lower = [](std::string_view x) {
@@ -103,9 +105,11 @@ std::string page_source(std::string_view text) {
   return "unverified";
 }
 
+namespace {
+
 void shorten_source(nlohmann::json& holder, const char* key) {
   if (holder.is_object() && holder.contains(key) && holder[key].is_string())
-    holder[key] = page_source(holder[key].get<std::string>());
+    holder[key] = page_source_label(holder[key].get<std::string>());
 }
 
 }  // namespace
@@ -165,7 +169,7 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
       }
       if (platform.contains("sources") && platform["sources"].is_array())
         for (auto& source : platform["sources"])
-          if (source.is_string()) source = page_source(source.get<std::string>());
+          if (source.is_string()) source = page_source_label(source.get<std::string>());
       if (platform.contains("education")) erase_each(platform["education"], {"name", "eligibility", "source"});
     }
     root["provenance"] = "page";
