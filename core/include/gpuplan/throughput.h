@@ -63,6 +63,12 @@ struct Throughput {
 Throughput estimate_throughput(const ModelSpec& model, const Workload& workload, const Gpu& gpu,
                                int gpu_count);
 
+// Whether a generating model whose weights are split across several GPUs
+// runs tensor-parallel (vLLM, compiled stacks: every layer on every card at
+// once) rather than layer by layer (eager transformers' device_map="auto",
+// llama.cpp's --split-mode layer: the cards in turn, as fast as one).
+bool tensor_parallel_decode(const Workload& workload);
+
 // Hours to process `data` at `throughput` (0 when data is absent or empty).
 double job_hours(const ModelSpec& model, const Workload& workload, const DataSize& data,
                  const Throughput& throughput);

@@ -107,15 +107,6 @@ bool fused_kernels(const ModelSpec& m, const Workload& w) {
 // for 32 layers, 29 tokens/s (tests/data/throughput_cases.json, pt-gpt-fast-blog).
 bool graphs_in_decode(const Workload& w) { return w.stack != Stack::eager; }
 
-// How a generating model spans several GPUs. Eager transformers places whole
-// layers on each card (`device_map="auto"`, accelerate's big-model inference:
-// the cards run one after another, "naive pipeline parallelism"), and
-// llama.cpp splits by layer by default (`--split-mode layer`): a token still
-// passes every layer in turn, so n cards hold the model but decode no faster
-// than one. vLLM and the compiled stacks (gpt-fast) shard every layer across
-// the cards (tensor parallelism, Shoeybi et al. 2019): each reads 1/n of the
-// weights per token, at two all-reduces per layer.
-bool tensor_parallel_decode(const Workload& w) { return w.stack == Stack::vllm || w.stack == Stack::optimized; }
 
 // ---- Padding (docs/time-model.md, "Padding") --------------------------------
 // The length a step computes at: seq_len when samples fill it or are packed;
@@ -582,6 +573,16 @@ RateInterval rate_interval(Stack stack) {
 }
 
 }  // namespace
+
+// How a generating model spans several GPUs. Eager transformers places whole
+// layers on each card (`device_map="auto"`, accelerate's big-model inference:
+// the cards run one after another, "naive pipeline parallelism"), and
+// llama.cpp splits by layer by default (`--split-mode layer`): a token still
+// passes every layer in turn, so n cards hold the model but decode no faster
+// than one. vLLM and the compiled stacks (gpt-fast) shard every layer across
+// the cards (tensor parallelism, Shoeybi et al. 2019): each reads 1/n of the
+// weights per token, at two all-reduces per layer.
+bool tensor_parallel_decode(const Workload& w) { return w.stack == Stack::vllm || w.stack == Stack::optimized; }
 
 std::string_view compute_unit_name(ComputeUnit unit) {
   switch (unit) {

@@ -69,10 +69,9 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
     // Inference has no gradients to shard: the cards either split the
     // weights or each hold a copy (throughput.cpp, "How a generating model
     // spans several GPUs").
-    const bool tensor_parallel = q_.workload.stack == Stack::vllm || q_.workload.stack == Stack::optimized;
-    add(o.sharding != Sharding::zero3 ? "plan.why.infer_replicas"
-        : tensor_parallel             ? "plan.why.infer_tensor_parallel"
-                                      : "plan.why.infer_layer_split",
+    add(o.sharding != Sharding::zero3            ? "plan.why.infer_replicas"
+        : tensor_parallel_decode(q_.workload) ? "plan.why.infer_tensor_parallel"
+                                              : "plan.why.infer_layer_split",
         {std::to_string(o.gpus_per_run)});
   } else if (o.gpus_per_run > 1) {
     add(q_.workload.sharding_requested ? "plan.why.sharding_requested" : "plan.why.sharding",
