@@ -37,13 +37,6 @@ std::string money(double x) {
   return buf;
 }
 
-const nlohmann::json* warning(const nlohmann::json& r, const std::string& code) {
-  if (!r.contains("warnings")) return nullptr;
-  for (const auto& w : r["warnings"])
-    if (w.value("code", "") == code) return &w;
-  return nullptr;
-}
-
 // A user's monthly quote for a 4090 (AutoDL's 4090 is about 1052 CNY a month,
 // 1.46 per hour of the month, docs/catalog.md's price leads): a few hours of
 // use bill one whole month, far above on-demand.

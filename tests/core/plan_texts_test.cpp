@@ -12,13 +12,6 @@
 namespace gpuplan::test {
 namespace {
 
-const nlohmann::json* warning(const nlohmann::json& r, const std::string& code) {
-  if (!r.contains("warnings")) return nullptr;
-  for (const auto& w : r["warnings"])
-    if (w.value("code", "") == code) return &w;
-  return nullptr;
-}
-
 // The repro: a ResNet-50 plan on AWS with education credits and a
 // 1 CNY budget suggested the campus with new_total -678.94.
 TEST(PlanTexts, ChangesNeverMakeTheTotalNegative) {

@@ -24,6 +24,14 @@ inline nlohmann::json run(const nlohmann::json& request) {
 // The smallest catalog the reader accepts: one GPU, one platform with one
 // offer, one model, each with its sources (the catalog tests break it field by
 // field).
+// The response's warning with this code, or nullptr.
+inline const nlohmann::json* warning(const nlohmann::json& response, const std::string& code) {
+  if (!response.contains("warnings")) return nullptr;
+  for (const auto& w : response["warnings"])
+    if (w.value("code", "") == code) return &w;
+  return nullptr;
+}
+
 inline nlohmann::json minimal_catalog() {
   return nlohmann::json::parse(R"({
     "version": "test", "fx": {"cny_per_usd": 7, "as_of": "2026-01", "source": "test"},

@@ -5,8 +5,10 @@
 // explanations and sources; app.ts the exchange rate's source); every field
 // left out here is one it does not read, and none is read by the planner
 // (rent_vs_buy's source is purchase.source, kept; the electricity tariff and
-// the campus queue-priority tiers keep their figures). The page says where the
-// sources are: catalog/*.json, or `gpuplan catalog` (web/src/i18n).
+// the campus queue-priority tiers keep their figures); of each offer and
+// platform source it keeps the part the page's label reads (page_source_label
+// below). The page says where the full sources are: catalog/*.json, or
+// `gpuplan catalog` (web/src/i18n).
 // Made at build time only (tools/catalog_embed.cpp); the page's module links
 // no code of this file.
 #include <algorithm>
