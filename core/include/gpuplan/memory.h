@@ -61,4 +61,11 @@ struct FitLimits {
 };
 FitLimits fit_limits(const ModelSpec& model, const Workload& workload, double capacity_bytes);
 
+// Bytes one transformer layer saves for backward per token, at the workload's
+// precision and sequence length (docs/memory-model.md, "Activations per
+// layer": the per-tensor count after Korthikanti et al. 2022, with the eager
+// score matrix when there is no FlashAttention). The time model's memory
+// traffic streams these same bytes (docs/time-model.md, "Memory traffic").
+double saved_bytes_per_token_layer(const ModelSpec& model, const Workload& workload);
+
 }  // namespace gpuplan

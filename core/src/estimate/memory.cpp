@@ -620,4 +620,8 @@ double memory_baseline_scale(const ModelSpec& m, const Workload& w, int count, d
   return std::clamp(measured / counted, kMinMemoryScale, kMaxMemoryScale);
 }
 
+double saved_bytes_per_token_layer(const ModelSpec& m, const Workload& w) {
+  return layer_bytes_per_token(m, model_shapes(m), w) + score_bytes_per_token(m, w);
+}
+
 }  // namespace gpuplan

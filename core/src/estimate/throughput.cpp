@@ -292,10 +292,11 @@ Work transformer_train_work(const ModelSpec& m, const Workload& w, double rate_f
   // and causal FlashAttention's skipped half (model_arithmetic.h).
   k.flops = tokens * train_flops_per_token(m, s, w);
   k.compute_seconds = k.flops / (rate_flops * size_efficiency(m));
-  const double per_token_layer =
-      kSavedBytesPerHiddenPerToken * m.hidden + (w.flash_attention ? 0 : kScoreBytesPerHeadPerToken * m.heads * double(w.seq_len));
+  // The bytes the memory model counts as saved, per tensor (autocast's fp32
+  // norms and softmax, gated MLPs, GQA, dropout masks, the eager score matrix).
+  const double per_token_layer = saved_bytes_per_token_layer(m, w);
   const double passes = (fused_kernels(m, w) ? kCompiledActivationPasses : kActivationPasses) * (ckpt ? 4.0 / 3.0 : 1.0);
-  k.memory_seconds = passes * tokens * m.layers * per_token_layer * (activation_bytes(w.precision) / 2) / bandwidth;
+  k.memory_seconds = passes * tokens * m.layers * per_token_layer / bandwidth;
   if (w.method == Method::qlora)
     k.memory_seconds += s.linear_params * kQloraDequantBytesPerParam * (ckpt ? 3 : 2) / bandwidth;
   k.kernels = m.layers * kKernelsPerLayerPass * (3 + (ckpt ? 1 : 0)) * (fused_kernels(m, w) ? kCompiledKernelShare : 1.0);
