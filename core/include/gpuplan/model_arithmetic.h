@@ -113,6 +113,9 @@ double train_flops_per_token(const ModelSpec& model, const ModelShapes& shapes, 
 // A convolutional or diffusion preset's forward FLOPs per sample at the
 // workload's image size (published GFLOPs scaled by area).
 double cnn_forward_flops_per_sample(const ModelSpec& model, const Workload& workload);
+// Input + output elements of a convolutional preset's convolutions per sample
+// at its reference image size (the layer-by-layer expansion); 0 without one.
+double cnn_conv_io_elements_per_sample(const ModelSpec& model);
 
 // FLOPs of one training micro-batch on one GPU (transformers: tokens x
 // train_flops_per_token; CNNs: forward x 3 (x 2 frozen, +1 recomputed) plus

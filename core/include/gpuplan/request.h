@@ -136,6 +136,9 @@ struct Workload {
   // Memory fields (docs/api.md, "Memory fields"): what a run can do that
   // changes its peak, each defaulting to what plain PyTorch / HF Trainer does.
   Loss loss = Loss::standard;          // how the LM loss materialises the logits
+  // Convolutions on NHWC tensors (PyTorch channels_last): no cuDNN layout
+  // transposes around tensor-core convolutions (docs/time-model.md).
+  bool channels_last = false;
   bool torch_compile = false;          // torch.compile fuses elementwise ops: fewer saved activations
   bool optimizer_in_backward = false;  // step each parameter inside backward: gradients never all resident
   bool activation_offload = false;     // saved activations (checkpoints) copied to host memory

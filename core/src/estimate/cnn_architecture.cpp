@@ -18,6 +18,7 @@ CnnFootprint expand_cnn(const CnnArchitecture& a, int image_size, const CnnPass&
   f.macs = t.macs();
   f.saved_bytes = t.saved_bytes();
   f.peak_bytes = t.peak_bytes();
+  f.conv_io_elements = t.conv_io_elements();
   f.lora_width_qv = t.adapter_width(Adapter::qv);
   f.lora_width_attention = t.adapter_width(Adapter::k_out);
   f.lora_width_all_linear = t.adapter_width(Adapter::mlp);

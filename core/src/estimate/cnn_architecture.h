@@ -16,6 +16,7 @@ struct CnnFootprint {
   double macs = 0;               // forward multiply-accumulates per sample
   double saved_bytes = 0;        // training: what autograd holds when backward starts
   double peak_bytes = 0;         // inference (no_grad): the largest live set
+  double conv_io_elements = 0;   // input + output elements of the convolutions (Tally)
   // sd_unet: the VAE (AutoencoderKL) around the UNet, run under no_grad in the
   // half weight dtype: encoding the training images to latents on the fly,
   // decoding the final latents at inference.

@@ -33,6 +33,7 @@ Tensor Tally::conv(Tensor& x, int cout, int k, int stride, int pad, int dilation
   Tensor out = like(x, cout, conv_out(x.h, k, stride, pad, dilation), conv_out(x.w, k, stride, pad, dilation));
   params_ += double(x.c) * cout * k * k + (bias ? cout : 0);
   macs_ += double(x.c) * k * k * out.elements();
+  conv_io_ += x.elements() + out.elements();
   if (records(x, true)) {
     out.grad = true;
     Tensor read = half_copy(x);
@@ -50,7 +51,12 @@ Tensor Tally::conv(Tensor& x, int cout, int k, int stride, int pad, int dilation
 Tensor Tally::linear(Tensor& x, int cout, bool bias, Adapter adapter) {
   if (adapter != Adapter::none) adapter_width_[int(adapter) - 1] += double(x.c) + cout;
   const bool attention = adapter == Adapter::qv || adapter == Adapter::k_out;
-  if (!pass_.train || !pass_.frozen) return conv(x, cout, 1, 1, 0, 1, bias);
+  if (!pass_.train || !pass_.frozen) {
+    const double io = conv_io_;  // a linear is a GEMM, not a cuDNN convolution
+    Tensor out = conv(x, cout, 1, 1, 0, 1, bias);
+    conv_io_ = io;
+    return out;
+  }
   if (attention) {
     // A LoRA target: its adapter's weights require grad, so it records and
     // keeps its input whatever the input.

@@ -129,12 +129,16 @@ class Tally {
     return w;
   }
   double macs() const { return macs_; }
+  // Input + output elements of every convolution proper (not the linears,
+  // which are GEMMs over positions), per sample: what cuDNN transposes when
+  // the tensors are NCHW and the convolution runs on tensor cores.
+  double conv_io_elements() const { return conv_io_; }
   double saved_bytes() const { return saved_ + (pass_.checkpointing ? max_unit_ : 0); }
   double peak_bytes() const { return peak_; }
 
  private:
   CnnPass pass_;
-  double params_ = 0, macs_ = 0;
+  double params_ = 0, macs_ = 0, conv_io_ = 0;
   double adapter_width_[3] = {0, 0, 0};
   double saved_ = 0;
   double unit_mark_ = 0, max_unit_ = 0;

@@ -78,6 +78,17 @@ constexpr double kKernelTailSeconds = 4e-6;
 constexpr double kHostSecondsPerKernel = 27e-6;
 // A ResNet-50-sized CNN: conv + batch-norm + activation + residual kernels per pass.
 constexpr double kCnnKernelsPerPass = 170;
+// cuDNN's tensor-core convolutions work on NHWC tensors; PyTorch's default
+// layout is NCHW, so each convolution on tensor cores transposes its input in
+// and its output back, and in backward the incoming gradient in and the
+// outgoing one back (NVIDIA, "Convolutional Layers User's Guide", tensor
+// layouts; MosaicML Composer "Channels Last" method card: "every time a
+// convolution operation is called ... the cuDNN library performs a transpose",
+// and channels-last speeds ResNet-50 on ImageNet up "by about 30 % on NVIDIA
+// V100 and A100"). A transpose reads and writes its tensor: 2 moves per
+// element of each convolution's input and output per pass (forward; backward
+// again for the gradients). CUDA-core FP32 convolutions run NCHW natively.
+constexpr double kTransposeMovesPerConvElementPass = 2;
 // Decode steps run under CUDA graphs or compiled engines (vLLM, TensorRT-LLM,
 // gpt-fast, llama.cpp): kernels per layer with no host cost.
 constexpr double kDecodeKernelsPerLayer = 10;
@@ -264,7 +275,17 @@ double size_efficiency(const ModelSpec& m) {
   return m.hidden > 0 ? m.hidden / (m.hidden + kHalfEfficiencyHidden) : 1.0;
 }
 
-Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double bandwidth, bool train) {
+// Bytes the NCHW <-> NHWC transposes around tensor-core convolutions move per
+// micro-batch (0 for channels_last tensors or CUDA-core FP32).
+double cnn_transpose_bytes(const ModelSpec& m, const Workload& w, ComputeUnit unit, bool train) {
+  if (w.channels_last || unit == ComputeUnit::fp32_cuda) return 0;
+  const double area = std::pow(double(w.image_size) / std::max(1, m.reference_image_size), 2);
+  const double passes = train ? 2 : 1;  // forward; backward: the gradients of the same tensors
+  return kTransposeMovesPerConvElementPass * passes * cnn_conv_io_elements_per_sample(m) * area * w.micro_batch *
+         activation_bytes(w.precision);
+}
+
+Work cnn_work(const ModelSpec& m, const Workload& w, ComputeUnit unit, double rate_flops, double bandwidth, bool train) {
   Work k;
   const double area = std::pow(double(w.image_size) / std::max(1, m.reference_image_size), 2);
   // Training: 3 x forward (2 x with frozen weights, +1 recomputed) plus the
@@ -277,7 +298,7 @@ Work cnn_work(const ModelSpec& m, const Workload& w, double rate_flops, double b
   const double elements = m.activation_bytes_per_sample / 4 * area * w.micro_batch;
   const double passes = train ? (fused_kernels(m, w) ? kCompiledActivationPasses : kActivationPasses)
                               : 2;  // inference: written once, read once
-  k.memory_seconds = passes * elements * activation_bytes(w.precision) / bandwidth;
+  k.memory_seconds = (passes * elements * activation_bytes(w.precision) + cnn_transpose_bytes(m, w, unit, train)) / bandwidth;
   k.kernels = kCnnKernelsPerPass * (train ? 3 : 1) * (fused_kernels(m, w) ? kCompiledKernelShare : 1.0);
   k.trainable = train ? trainable_params(m, w) : 0;
   return k;
@@ -377,7 +398,7 @@ Throughput train_throughput(const ModelSpec& m, const Workload& as_given, const 
   const double peak = rates.peak_flops_per_s;
   const double achieved_rate = rates.achieved_flops_per_s;
   const double bandwidth = rates.bandwidth_bytes_per_s;
-  Work k = m.kind == ModelKind::cnn ? cnn_work(m, w, achieved_rate, bandwidth, true)
+  Work k = m.kind == ModelKind::cnn ? cnn_work(m, w, t.unit, achieved_rate, bandwidth, true)
                                     : transformer_train_work(m, w, achieved_rate, bandwidth);
   if (k.flops <= 0) return t;
 
@@ -447,7 +468,7 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& as_given, const 
     // One forward pass per batch: compute plus activation traffic.
     Work k;
     if (m.kind == ModelKind::cnn) {
-      k = cnn_work(m, w, achieved_rate, bandwidth, false);
+      k = cnn_work(m, w, t.unit, achieved_rate, bandwidth, false);
     } else {
       const ModelShapes s = model_shapes(m);
       const double tokens = b * w.seq_len;

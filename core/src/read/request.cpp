@@ -172,7 +172,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
 
 constexpr std::string_view kWorkloadFields[] = {
     "mode", "method", "precision", "optimizer", "micro_batch", "seq_len", "image_size", "grad_checkpointing",
-    "flash_attention", "tf32", "lora", "kv_cache_bits", "gpus", "sharding", "cpu_offload", "loss", "torch_compile",
+    "flash_attention", "tf32", "lora", "kv_cache_bits", "gpus", "sharding", "cpu_offload", "loss", "torch_compile", "channels_last",
     "optimizer_in_backward", "activation_offload", "grad_accumulation",
     "stack", "objective", "rl", "cached_text_embeddings", "images_per_sample", "train_vision_tower",  // contract v1.1
     "frozen_base_fp32"};
@@ -251,6 +251,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     // Memory fields (docs/api.md, "Memory fields").
     if (auto v = r->spelled("loss", kLossSpellings)) w.loss = *v;
     if (auto v = r->boolean("torch_compile")) w.torch_compile = *v;
+    if (auto v = r->boolean("channels_last")) w.channels_last = *v;
     if (auto v = r->boolean("optimizer_in_backward")) w.optimizer_in_backward = *v;
     if (auto v = r->boolean("activation_offload")) w.activation_offload = *v;
     if (auto v = r->integer("grad_accumulation", 1, 1 << 20)) w.grad_accumulation = *v;
