@@ -580,9 +580,9 @@ Throughput infer_throughput(const ModelSpec& m, const Workload& as_given, const 
 struct RateInterval {
   double low = 1, high = 1;
 };
-constexpr RateInterval kEagerInterval{0.54, 1.12};      // 30 cases
-constexpr RateInterval kOptimizedInterval{0.62, 1.22};  // 50 cases
-constexpr RateInterval kPooledInterval{0.61, 1.21};     // all 82
+constexpr RateInterval kEagerInterval{0.58, 1.20};      // 30 cases
+constexpr RateInterval kOptimizedInterval{0.64, 1.22};  // 50 cases
+constexpr RateInterval kPooledInterval{0.63, 1.21};     // all 82
 
 RateInterval rate_interval(Stack stack) {
   switch (stack) {
