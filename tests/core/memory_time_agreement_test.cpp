@@ -132,6 +132,42 @@ TEST(MemoryTimeAgreement, TimeCountsTheModulesFlops) {
   }
 }
 
+// The time model's activation traffic streams the bytes the memory model
+// counts as saved (issue 15: it used Korthikanti's fp16 constants, 34·h +
+// 5·a·s, which miss autocast's fp32 norms and softmax): the memory term of an
+// eager step over the saved bytes of its layers is the same number of passes
+// for every preset, precision and attention kind, and an autocast step moves
+// more per token than a bf16-true one, whose softmax stays in half.
+TEST(MemoryTimeAgreement, TrafficStreamsTheSavedBytesMemoryCounts) {
+  const Gpu& a100 = gpu("a100-sxm4-80g");
+  double passes = 0;
+  for (const char* id : {"bert-large", "llama-3.1-8b", "gpt2"}) {
+    const ModelSpec& m = preset(id);
+    for (Precision p : {Precision::fp16_mixed, Precision::bf16_true, Precision::fp32}) {
+      for (bool flash : {false, true}) {
+        Workload w = training(Method::full, LoraTargets::qv);
+        w.precision = p;
+        w.flash_attention = flash;
+        w.micro_batch = 4;
+        w.seq_len = 512;
+        const Throughput t = estimate_throughput(m, w, a100, 1);
+        const double saved = saved_bytes_per_token_layer(m, w) * m.layers * w.micro_batch * w.seq_len;
+        const double moved = t.step.memory_seconds * a100.memory_bandwidth_bytes_per_s;
+        ASSERT_GT(saved, 0) << id;
+        if (passes == 0) passes = moved / saved;
+        EXPECT_NEAR(moved / saved / passes, 1.0, 1e-9) << id << " " << int(p) << " flash " << flash;
+      }
+    }
+    Workload amp = training(Method::full, LoraTargets::qv);
+    amp.precision = Precision::fp16_mixed;
+    amp.flash_attention = false;
+    Workload half = amp;
+    half.precision = Precision::bf16_true;
+    EXPECT_GT(saved_bytes_per_token_layer(m, amp), saved_bytes_per_token_layer(m, half)) << id;
+  }
+  EXPECT_GT(passes, 1);
+}
+
 // Full fine-tuning trains every parameter; inference trains none.
 TEST(ModelArithmetic, TrainableParamsFollowTheMethod) {
   const ModelSpec& m = preset("llama-3.2-3b");
