@@ -167,6 +167,10 @@ struct Workload {
   // into full seq_len rows (then no padding is computed).
   int mean_seq_len = 0;
   bool packing = false;
+  // Length-grouped batches (request data.length_bin): the loader draws each
+  // micro-batch from one bin of this many tokens, so it pads to the bin's
+  // top instead of to the longest of random samples (0: random batches).
+  int length_bin = 0;
   // LoRA / QLoRA under mixed precision: the frozen base is held in fp32, as
   // loaded with dtype float32 (PEFT's examples/sft/utils.py for a
   // non-quantized model; QLoRA with bnb_4bit_quant_storage float32) and kept
@@ -207,6 +211,7 @@ struct DataSize {
   double epochs = 1;
   int mean_seq_len = 0;  // mean tokens per sample; 0: samples fill seq_len
   bool packing = false;  // samples packed into full seq_len rows
+  int length_bin = 0;    // tokens per length bin of a length-grouped loader; 0: none
 };
 
 enum class Stage { debug, formal, revision };

@@ -12,6 +12,7 @@
 #include "sustained_rates.h"
 
 #include <array>
+#include <utility>
 
 namespace gpuplan {
 namespace {
@@ -85,7 +86,19 @@ double share(const MeasuredRate& r, bool half) {
   return measured > 0 && rated > 0 ? measured / rated : 0;
 }
 
+// Cards with no row of their own that are the same chip at the same clocks
+// and power as a measured one (catalog/gpus.json: identical datasheet peaks
+// and TDP), differing only in memory size: they take its row. V100 SXM2 32GB
+// and 16GB: one GV100 at 300 W, 15.7 FP32 / 125 tensor TFLOP/s (issue 15:
+// the DeepLearningExamples DGX-1 32GB rows were read at datasheet rate while
+// the 16GB rows of the same tables got the measured 0.89).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kSameChip = {{
+    {"v100-sxm2-32g", "v100-sxm2-16g"},
+}};
+
 const MeasuredRate* find(std::string_view id) {
+  for (const auto& [alias, measured] : kSameChip)
+    if (alias == id) id = measured;
   for (const auto& r : kMeasured)
     if (r.id == id) return &r;
   return nullptr;

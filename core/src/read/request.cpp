@@ -320,7 +320,7 @@ Hardware read_hardware(const Reader& h, const Reader* workload, Request& q, cons
   return hw;
 }
 
-constexpr std::string_view kDataFields[] = {"tokens", "samples", "epochs", "mean_seq_len", "packing"};
+constexpr std::string_view kDataFields[] = {"tokens", "samples", "epochs", "mean_seq_len", "packing", "length_bin"};
 
 DataSize read_data(const Reader& r) {
   DataSize d;
@@ -330,6 +330,7 @@ DataSize read_data(const Reader& r) {
   // Padding (docs/time-model.md, "Padding"): checked against seq_len in parse_request.
   if (auto v = r.integer("mean_seq_len", 1, 1 << 24)) d.mean_seq_len = *v;
   if (auto v = r.boolean("packing")) d.packing = *v;
+  if (auto v = r.integer("length_bin", 1, 1 << 24)) d.length_bin = *v;
   return d;
 }
 
@@ -573,6 +574,7 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
                                                                std::to_string(q.workload.seq_len)}));
       q.workload.mean_seq_len = q.data->mean_seq_len;
       q.workload.packing = q.data->packing;
+      q.workload.length_bin = q.data->length_bin;
     }
     if (auto b = r.object("baseline", kBaselineFields)) read_baseline(*b, q, catalog);
     read_planning(r, q, catalog);
