@@ -1,4 +1,4 @@
-// What workload.stack, data.mean_seq_len / packing and the measured per-card
+// What workload.stack, data.mean_seq_len / packing / length_bin and the measured per-card
 // rates do to the time model (docs/time-model.md "Software stack", "Padding",
 // "Real cards", "Range").
 #include <gtest/gtest.h>
@@ -131,6 +131,54 @@ TEST(Padding, PackedRowsAreFull) {
   DataSize d;
   d.samples = 1000;
   EXPECT_NEAR(job_hours(m, padded(256, true), d, packed) * 3600, 125 / packed.samples_per_s, 1e-9);
+}
+
+// A length-grouped loader (data.length_bin; NVIDIA LDDL's 64-token bins in
+// DeepLearningExamples' BERT phase 2) pads each batch to its bin's top: the
+// step computes at mean + bin / 2 whatever the batch, and still counts real
+// tokens. Without a mean there is nothing to group; packing pads nothing.
+TEST(Padding, LengthBinnedBatchesPadToTheirBinsTop) {
+  const ModelSpec& m = preset("llama-3.1-8b");
+  const Gpu& g = gpu("a100-sxm4-80g");
+  Workload binned = padded(256, false);
+  binned.length_bin = 64;
+  Workload at_288 = padded(0, false);
+  at_288.seq_len = 288;
+  const Throughput t = estimate_throughput(m, binned, g, 1);
+  EXPECT_DOUBLE_EQ(t.samples_per_s, estimate_throughput(m, at_288, g, 1).samples_per_s);
+  EXPECT_NEAR(t.tokens_per_s, t.samples_per_s * 256, 1e-6 * t.tokens_per_s);
+  // Faster than random batches, which pad to the longest of 8 (455 tokens).
+  EXPECT_GT(t.samples_per_s, estimate_throughput(m, padded(256, false), g, 1).samples_per_s);
+  Workload no_mean = padded(0, false);
+  no_mean.length_bin = 64;
+  EXPECT_DOUBLE_EQ(estimate_throughput(m, no_mean, g, 1).samples_per_s,
+                   estimate_throughput(m, padded(0, false), g, 1).samples_per_s);
+  Workload packed = padded(256, true);
+  packed.length_bin = 64;
+  EXPECT_DOUBLE_EQ(estimate_throughput(m, packed, g, 1).samples_per_s,
+                   estimate_throughput(m, padded(256, true), g, 1).samples_per_s);
+  // Through the request: data.length_bin reaches the workload; a bad value names the field.
+  const nlohmann::json ok = test::run(nlohmann::json::parse(
+      R"({"model":{"preset":"llama-3.1-8b"},"workload":{"micro_batch":8,"seq_len":2048},)"
+      R"("data":{"mean_seq_len":256,"length_bin":64},"hardware":{"gpu":"a100-sxm4-80g"}})"));
+  const nlohmann::json plain = test::run(nlohmann::json::parse(
+      R"({"model":{"preset":"llama-3.1-8b"},"workload":{"micro_batch":8,"seq_len":2048},)"
+      R"("data":{"mean_seq_len":256},"hardware":{"gpu":"a100-sxm4-80g"}})"));
+  EXPECT_GT(ok["gpus"][0]["throughput"]["samples_per_s"].get<double>(),
+            plain["gpus"][0]["throughput"]["samples_per_s"].get<double>());
+  const nlohmann::json bad = test::run(nlohmann::json::parse(
+      R"({"model":{"preset":"llama-3.1-8b"},"data":{"mean_seq_len":256,"length_bin":0},"hardware":{"gpu":"a100-sxm4-80g"}})"));
+  ASSERT_TRUE(bad.contains("error")) << bad.dump();
+  EXPECT_EQ(bad["error"]["path"], "data.length_bin");
+}
+
+// The same chip at the same clocks reads the same measured rate: the V100
+// SXM2 32GB has no row of its own and takes the 16GB card's.
+TEST(RealCards, SameChipCardsShareTheirMeasuredRate) {
+  for (ComputeUnit u : {ComputeUnit::fp16_tensor, ComputeUnit::fp32_cuda}) {
+    EXPECT_LT(sustained_rate_factor("v100-sxm2-16g", u), 0.95);
+    EXPECT_DOUBLE_EQ(sustained_rate_factor("v100-sxm2-32g", u), sustained_rate_factor("v100-sxm2-16g", u));
+  }
 }
 
 // The measured matmul rate of a card over the median card's (sustained_rates.cpp).
