@@ -1,14 +1,16 @@
 // The time model against published measurements (tests/data/throughput_cases.json,
 // a copy of the project's visible validation set). One parameterized test per
 // case, named by its id, says "expected X but got Y"; the summary test prints
-// the error distribution and holds the bar: median |error| <= 20 %, p90 <= 65 %
-// (docs/time-model.md records the same table).
+// the error distribution and holds issue 15's bars: median |error| <= 20 %,
+// p90 <= 60 %, and the 80 % interval covering >= 75 % of the cases leave-one-
+// source-out (docs/time-model.md records the same table).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -157,9 +159,9 @@ TEST(ThroughputValidation, MedianAbsoluteErrorIsAtMostTwentyPercent) {
   for (const auto& r : rows) fingerprint = fingerprint * 1.000001 + r.estimated;
   std::printf("fingerprint %.17g\n", fingerprint);
   EXPECT_LE(median, 0.20);
-  // The tail: issue 15 aims at p90 <= 60 %; the model reaches 63 % on these
-  // cases (docs/time-model.md says which ones), so the guard sits just above.
-  EXPECT_LE(percentile(abs_errors, 0.9), 0.65);
+  // The tail: issue 15's bar, p90 <= 60 % (57 % on these cases; docs/time-model.md
+  // lists the ones beyond it and why).
+  EXPECT_LE(percentile(abs_errors, 0.9), 0.60);
   // The response's low-high range is the 10th-90th percentile of measured /
   // estimated over the cases of the workload's stack class (the pooled
   // figure for a class with fewer than 8 cases): keep it in step with the
@@ -191,6 +193,44 @@ TEST(ThroughputValidation, MedianAbsoluteErrorIsAtMostTwentyPercent) {
   const auto& pooled_t = pooled_reply["gpus"][0]["throughput"];
   EXPECT_NEAR(pooled_t["low_factor"].get<double>(), percentile(pooled, 0.1), 0.02);
   EXPECT_NEAR(pooled_t["high_factor"].get<double>(), percentile(pooled, 0.9), 0.02);
+}
+
+// Leave-one-source-out: a source's cases are scored against the 10th-90th
+// percentile of measured / estimated over every other source's cases of the
+// same stack class (all other sources when the class has fewer than 8 such
+// cases from at least two of them), as tools/time_error_table.py computes it.
+// Issue 15's bar: the interval covers at least 75 % of the cases.
+TEST(ThroughputValidation, IntervalCoversThreeQuartersLeaveOneSourceOut) {
+  struct Row {
+    std::string source, stack;
+    double ratio;
+  };
+  std::vector<Row> rows;
+  for (const json& c : cases()) {
+    if (!skip_reason(c).empty()) continue;
+    const Comparison r = compare(c);
+    rows.push_back({c["source"].get<std::string>(), c["request"]["workload"].value("stack", "eager"),
+                    r.measured / r.estimated});
+  }
+  ASSERT_GE(rows.size(), 60u);
+  int covered = 0;
+  for (const Row& r : rows) {
+    std::vector<double> others, same;
+    std::set<std::string> same_sources;
+    for (const Row& o : rows) {
+      if (o.source == r.source) continue;
+      others.push_back(o.ratio);
+      if (o.stack == r.stack) {
+        same.push_back(o.ratio);
+        same_sources.insert(o.source);
+      }
+    }
+    const std::vector<double>& pool = same.size() >= 8 && same_sources.size() >= 2 ? same : others;
+    covered += percentile(pool, 0.1) <= r.ratio && r.ratio <= percentile(pool, 0.9);
+  }
+  const double coverage = double(covered) / rows.size();
+  std::printf("80 %% interval, leave-one-source-out: covers %d/%zu (%.0f %%)\n", covered, rows.size(), 100 * coverage);
+  EXPECT_GE(coverage, 0.75);
 }
 
 }  // namespace
