@@ -44,9 +44,12 @@ constexpr double kHalfEfficiencyHidden = 200;
 constexpr double kBandwidthEfficiency = 0.80;
 
 // ---- Memory traffic --------------------------------------------------------
-// Activations saved per token per layer (Korthikanti et al. 2022, "Reducing
-// Activation Recomputation in Large Transformer Models", section 4.1):
-// 34·h + 5·a·s bytes at 16 bits; FlashAttention never stores the a·s scores.
+// Training streams the bytes the memory model counts as saved per token and
+// layer (saved_bytes_per_token_layer, gpuplan/memory.h). An encoder's
+// inference pass, which saves nothing, writes and reads Korthikanti et al.'s
+// per-layer tensors (2022, "Reducing Activation Recomputation in Large
+// Transformer Models", section 4.1): 34·h + 5·a·s bytes at 16 bits;
+// FlashAttention never stores the a·s scores.
 constexpr double kSavedBytesPerHiddenPerToken = 34;
 constexpr double kScoreBytesPerHeadPerToken = 5;
 // Each saved byte moves ~6 times in eager frameworks: written and read back by
