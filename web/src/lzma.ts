@@ -26,8 +26,11 @@ const LITERAL = LEN + 2 * LEN_SIZE; // 0x300 per literal context
 // `size`: the decompressed length, known at build time, so the output is one
 // typed array instead of a growing list.
 export function lzmaDecompress(packed: Uint8Array, size: number): Uint8Array {
-  const fail = (why: string): never => {
-    throw new Error(`LZMA stream: ${why}`);
+  // One message for every way a stream can be broken: it reaches a student
+  // only as "the planner failed to load", and each byte of the boot script
+  // is carried outside the stream (the reasons are in the comments below).
+  const fail = (): never => {
+    throw new Error(`LZMA stream broken (expected ${size} bytes)`);
   };
   // Header: properties byte (lc, lp, pb), dictionary size (u32 LE),
   // uncompressed size (u64 LE, all ones when unknown: then an end marker ends it).
@@ -36,39 +39,44 @@ export function lzmaDecompress(packed: Uint8Array, size: number): Uint8Array {
   d = (d - lc) / 9;
   const lp = d % 5;
   const pb = (d - lp) / 5;
-  if (pb > 4) fail('bad properties');
+  if (pb > 4) fail(); // bad properties
   let known = -1;
   for (let i = 12; i > 4; i--) {
     if (packed[i] !== 255) known = 0;
   }
   if (known === 0) for (let i = 12; i > 4; i--) known = known * 256 + packed[i];
   const end = known < 0 ? size : known;
-  if (end > size) fail(`declares ${end} bytes, expected ${size}`);
+  if (end > size) fail(); // declares more bytes than expected
 
   const probs = new Uint16Array(LITERAL + (0x300 << (lc + lp))).fill(1024);
-  // The range decoder (specification, "The range decoder"). range and code
-  // stay unsigned 32-bit values held as doubles.
-  let inPos = 18; // 13 header bytes, then the coder's first byte (0) and 4 code bytes
-  let range = 0xffffffff;
-  let code = ((packed[14] << 24) | (packed[15] << 16) | (packed[16] << 8) | packed[17]) >>> 0;
-  if (packed[13] !== 0 || code === range) fail('bad range coder start');
+  // The range decoder (specification, "The range decoder"). Its range, code
+  // and input position live in one typed array, not in variables the helpers
+  // below close over: V8 boxes a number above 2^30 that it stores in a
+  // closure's context, range and code are 32-bit values, and so the decoder
+  // allocated on almost every bit (half the speed; docs/performance.md,
+  // "The first figure").
+  const rc = new Uint32Array(3); // [range, code, next input byte]
+  rc[0] = 0xffffffff;
+  rc[1] = (packed[14] << 24) | (packed[15] << 16) | (packed[16] << 8) | packed[17];
+  rc[2] = 18; // 13 header bytes, then the coder's first byte (0) and 4 code bytes
+  if (packed[13] !== 0 || rc[1] === rc[0]) fail(); // bad range coder start
   const normalize = (): void => {
-    if (range < 0x1000000) {
-      range = (range << 8) >>> 0;
-      code = ((code << 8) | packed[inPos++]) >>> 0;
+    if (rc[0] < 0x1000000) {
+      rc[0] <<= 8;
+      rc[1] = (rc[1] << 8) | packed[rc[2]++];
     }
   };
   const bit = (i: number): number => {
     const p = probs[i];
-    const bound = (range >>> 11) * p;
+    const bound = (rc[0] >>> 11) * p;
     let b: number;
-    if (code < bound) {
-      range = bound;
+    if (rc[1] < bound) {
+      rc[0] = bound;
       probs[i] = p + ((2048 - p) >> 5);
       b = 0;
     } else {
-      range -= bound;
-      code -= bound;
+      rc[0] -= bound;
+      rc[1] -= bound;
       probs[i] = p - (p >> 5);
       b = 1;
     }
@@ -111,7 +119,7 @@ export function lzmaDecompress(packed: Uint8Array, size: number): Uint8Array {
     const posState = pos & pbMask;
     if (!bit(IS_MATCH + (state << 4) + posState)) {
       // A literal, coded against the byte at rep0 after a match (state >= 7).
-      if (pos >= end) fail(`longer than ${end} bytes`);
+      if (pos >= end) fail(); // longer than expected
       const prev = pos ? out[pos - 1] : 0;
       const base = LITERAL + 0x300 * (((pos & ((1 << lp) - 1)) << lc) + (prev >> (8 - lc)));
       let sym = 1;
@@ -132,7 +140,7 @@ export function lzmaDecompress(packed: Uint8Array, size: number): Uint8Array {
     }
     let len: number;
     if (bit(IS_REP + state)) {
-      if (!pos || pos >= end) fail('repeat before any output, or past the end');
+      if (!pos || pos >= end) fail(); // a repeat before any output, or past the end
       if (!bit(IS_REP_G0 + state)) {
         if (!bit(IS_REP0_LONG + (state << 4) + posState)) {
           // A "short rep": one byte from rep0.
@@ -173,9 +181,9 @@ export function lzmaDecompress(packed: Uint8Array, size: number): Uint8Array {
         else {
           let high = 0;
           for (let i = direct - 4; i > 0; i--) {
-            range >>>= 1;
-            const b = code >= range ? 1 : 0;
-            if (b) code -= range;
+            rc[0] >>>= 1;
+            const b = rc[1] >= rc[0] ? 1 : 0;
+            if (b) rc[1] -= rc[0];
             high = high * 2 + b;
             normalize();
           }
@@ -183,16 +191,16 @@ export function lzmaDecompress(packed: Uint8Array, size: number): Uint8Array {
         }
         if (rep0 === 0xffffffff) {
           // The end marker: the stream is done, and must have ended cleanly.
-          if (code) fail('corrupt end');
+          if (rc[1]) fail(); // corrupt end
           break;
         }
       }
     }
     len += 2;
-    if (rep0 >= pos) fail('distance beyond the output');
-    if (pos + len > end) fail(`longer than ${end} bytes`);
+    if (rep0 >= pos) fail(); // a distance beyond the output
+    if (pos + len > end) fail(); // longer than expected
     for (; len > 0; len--, pos++) out[pos] = out[pos - rep0 - 1];
   }
-  if (pos !== size || inPos > packed.length) fail(`gave ${pos} bytes, expected ${size}`);
+  if (pos !== size || rc[2] > packed.length) fail(); // shorter than expected, or read past its end
   return out;
 }
