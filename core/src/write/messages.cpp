@@ -62,7 +62,7 @@ constexpr Template kTemplates[] = {
     {"type.integer", "整数", "a whole number"},
     {"type.number", "数字", "a number"},
     {"type.string", "字符串", "a string"},
-    {"type.boolean", "true 或 false", "true or false"},
+    {"type.boolean", "布尔值（true 或 false）", "true or false"},
     {"type.object", "对象", "an object"},
     {"type.array", "数组", "an array"},
     // --- explanations used inside missing_field / inconsistent
