@@ -4,10 +4,10 @@
 // sources, spot notes, offer sources and dates; views/scenario.ts scenario
 // explanations and sources; app.ts the exchange rate's source); every field
 // left out here is one it does not read, and none is read by the planner
-// (rent_vs_buy's source is purchase.source, kept; the electricity tariff and
-// the campus queue-priority tiers keep their figures); of each offer and
-// platform source it keeps the part the page's label reads (page_source_label
-// below). The page says where the full sources are: catalog/*.json, or
+// (rent_vs_buy's source is purchase.source, which the page shows as a label;
+// the electricity tariff and the campus queue-priority tiers keep their
+// figures); of each offer, platform and purchase source it keeps the part the
+// page's label reads (page_source_label below). The page says where the full sources are: catalog/*.json, or
 // `gpuplan catalog` (web/src/i18n).
 // Made at build time only (tools/catalog_embed.cpp); the page's module links
 // no code of this file.
@@ -133,6 +133,9 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
     // GPUs: the page shows name, memory and the planner's figures, not the
     // spec sheets behind them (22 KB) or the maintainers' caveats.
     erase_each(gpus, {"sources", "notes"});
+    // A card's purchase price: rent or buy shows its source as a label, like an offer's.
+    for (auto& gpu : gpus)
+      if (gpu.is_object() && gpu.contains("purchase")) shorten_source(gpu["purchase"], "source");
     // Model presets: dimensions only (36 KB of sources).
     erase_each(models, {"sources"});
     for (auto& model : models)
