@@ -50,6 +50,31 @@ test('format: money re-expressed in the display currency at the catalog rate', (
   assert.equal(m.format.moneyIn('en', NaN, 'CNY', 'USD', fx), '—');
 });
 
+// num, gib and percent format without Intl (ICU's start-up is on the first
+// figure's path: web/src/format.ts); they must give Intl's own strings.
+test('format: plain decimals read exactly as Intl writes them, in both languages', () => {
+  const GIB = 2 ** 30;
+  // Ties of the shortest decimal (0.15, 2.5, 0.285), carries (999.95, 0.995),
+  // negative zero, the very small and the very large.
+  const values = [0, -0, 0.5, 2.5, -2.5, 0.15, 0.285, 0.575, 1.005, 1.125, -1.125, 999.95, 0.995, 9.5, 1234.5, 12345678.9,
+    0.0049, 0.005, -0.004, 1e-10, 4.5e-7, 1e20, 1e21, 1.5e25];
+  let seed = 7;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  for (let i = 0; i < 3000; i++) {
+    const scale = 10 ** (Math.floor(random() * 14) - 4);
+    values.push((random() - 0.2) * scale, Math.round(random() * scale * 1000) / 1000 + 0.0005);
+  }
+  for (const lang of ['zh-CN', 'en']) {
+    for (const v of values) {
+      for (const digits of [0, 1, 2, 4]) assert.equal(m.format.num(lang, v, digits), new Intl.NumberFormat(lang, { maximumFractionDigits: digits }).format(v), `num ${lang} ${v} ${digits}`);
+      assert.equal(m.format.gib(lang, v * GIB), `${new Intl.NumberFormat(lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(v)} GiB`, `gib ${lang} ${v}`);
+      assert.equal(m.format.percent(lang, v), new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(v), `percent ${lang} ${v}`);
+    }
+  }
+  assert.equal(m.format.num('zh-CN', NaN), '—');
+  assert.equal(m.format.gib('en', Infinity), '—');
+});
+
 test('format: a price older than six months is stale; partial dates count from their start', () => {
   const now = new Date(Date.UTC(2026, 11, 1));
   assert.equal(m.format.isStale('2026-06-02', now), false);

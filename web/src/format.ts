@@ -1,4 +1,5 @@
-// Numbers, money, bytes and hours through Intl, in the page's language.
+// Numbers, money, bytes and hours in the page's language: money, hours and
+// compact counts through Intl, plain decimals by plain() below.
 // A GiB is 2^30 bytes (contract: "say GB only for 10^9").
 import type { Lang } from './i18n';
 
@@ -19,9 +20,43 @@ function safe(x: unknown): number | null {
   return typeof x === 'number' && Number.isFinite(x) ? x : null;
 }
 
-export function num(lang: Lang, x: unknown, digits = 0): string {
+// Plain decimals (counts, GiB, percentages) without Intl. Why: a page's
+// first Intl.NumberFormat initialises ICU, 45–95 ms in headless Chromium on
+// this machine, and the first figure (the memory view) needs only plain
+// decimals (docs/performance.md, "The first figure"). Both of the page's
+// languages write them alike (zh-CN and en: "1,234.5", "45%"). As ICU does,
+// this rounds the shortest decimal that reads back as the double (so 0.15
+// rounds to 0.2), half away from zero; tests/js/page_logic.test.mjs holds it
+// to Intl's strings over random values in both languages. `shift` moves the
+// decimal point right on those digits (2 for a percentage): no float multiply.
+function plain(v: number, minDigits: number, maxDigits: number, shift = 0): string {
+  const [mantissa, exponent] = Math.abs(v).toExponential().split('e');
+  let digits = mantissa.replace('.', '');
+  let point = Number(exponent) + 1 + shift; // digits before the decimal point
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits;
+    point = 0;
+  }
+  const keep = point + maxDigits;
+  if (digits.length <= keep) digits = digits.padEnd(keep, '0');
+  else {
+    const up = digits[keep] >= '5';
+    digits = digits.slice(0, keep);
+    if (up) {
+      const carried = (BigInt(digits || '0') + 1n).toString().padStart(keep, '0');
+      point += carried.length - keep;
+      digits = carried;
+    }
+  }
+  let fraction = digits.slice(point);
+  while (fraction.length > minDigits && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
+  const whole = (digits.slice(0, point).replace(/^0+/, '') || '0').replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${v < 0 || Object.is(v, -0) ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+export function num(_lang: Lang, x: unknown, digits = 0): string {
   const v = safe(x);
-  return v === null ? '—' : nf(lang, { maximumFractionDigits: digits }).format(v);
+  return v === null ? '—' : plain(v, 0, digits);
 }
 
 // Three significant figures: enough for an estimate, never false precision.
@@ -30,10 +65,10 @@ export function sig(lang: Lang, x: unknown): string {
   return v === null ? '—' : nf(lang, { maximumSignificantDigits: 3 }).format(v);
 }
 
-export function gib(lang: Lang, bytes: unknown): string {
+export function gib(_lang: Lang, bytes: unknown): string {
   const v = safe(bytes);
   if (v === null) return '—';
-  return `${nf(lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(v / GIB)} GiB`;
+  return `${plain(v / GIB, 1, 1)} GiB`;
 }
 
 export function money(lang: Lang, amount: unknown, currency: string): string {
@@ -51,9 +86,9 @@ export function hours(lang: Lang, h: unknown): string {
   return nf(lang, { style: 'unit', unit: 'hour', unitDisplay: 'short', maximumSignificantDigits: 3 }).format(v);
 }
 
-export function percent(lang: Lang, fraction: unknown): string {
+export function percent(_lang: Lang, fraction: unknown): string {
   const v = safe(fraction);
-  return v === null ? '—' : nf(lang, { style: 'percent', maximumFractionDigits: 0 }).format(v);
+  return v === null ? '—' : `${plain(v, 0, 0, 2)}%`;
 }
 
 export function bigCount(lang: Lang, x: unknown): string {
