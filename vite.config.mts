@@ -46,14 +46,17 @@ function contentSecurityPolicy(html: string): string {
 // packedPage() below), and the page module's own base64 copy is dropped:
 // web/src/boot.ts decompresses it (web/src/lzma.ts) and web/src/main.ts hands
 // it to createGpuplan({ wasmBinary }) (wasm/page_module.mjs). LZMA (xz's "lzma" format, preset 9e)
-// takes the wasm to ~11 % less than Zopfli's gzip; the decoder (web/src/lzma.ts,
-// from the LZMA SDK's specification) adds ~1 KB to the page and some tens of
-// ms before the first figure (docs/performance.md).
+// takes the wasm to ~11 % less than Zopfli's gzip; the decoder (a wasm module
+// of its own, wasm/page_lzma.cpp, from the LZMA SDK's specification, behind
+// web/src/lzma.ts) adds ~1.5 KB to the page and some tens of ms before the
+// first figure (docs/performance.md).
 // GPUPLAN_WASM_MODULE builds the page over another build folder's module
 // (a scratch build; the default is the wasm preset's).
 const WASM_MODULE = process.env.GPUPLAN_WASM_MODULE
   ? path.resolve(process.env.GPUPLAN_WASM_MODULE)
   : `${root}build/wasm/bin/gpuplan.web.mjs`;
+// The page's LZMA decoder, built beside the module (wasm/CMakeLists.txt).
+const DECODER = path.join(path.dirname(WASM_MODULE), 'page_lzma.wasm');
 const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
 
 function lzmaCompress(data: Buffer): Buffer {
@@ -121,7 +124,15 @@ function dataSection(wasm: Buffer): { start: number; end: number } {
   throw new Error('the wasm has no data section');
 }
 
-async function bootScript(packed: Buffer, layout: PackLayout): Promise<string> {
+function decoderBytes(): Buffer {
+  try {
+    return readFileSync(DECODER);
+  } catch {
+    throw new Error(`no LZMA decoder at ${DECODER}: build it (cmake --build --preset wasm --target gpuplan_page_lzma)`);
+  }
+}
+
+async function bootScript(packed: Buffer, layout: PackLayout, decoder: Buffer): Promise<string> {
   const virtualId = 'virtual:gpuplan-packed';
   const out = await build({
     configFile: false,
@@ -131,7 +142,7 @@ async function bootScript(packed: Buffer, layout: PackLayout): Promise<string> {
       name: 'gpuplan-packed',
       resolveId: (id) => (id === virtualId ? `\0${virtualId}` : null),
       load: (id) => (id === `\0${virtualId}`
-        ? `export default ${JSON.stringify(packed.toString('base64'))};\nexport const layout = ${JSON.stringify(layout)};`
+        ? `export default ${JSON.stringify(packed.toString('base64'))};\nexport const layout = ${JSON.stringify(layout)};\nexport const decoderBase64 = ${JSON.stringify(decoder.toString('base64'))};`
         : null),
     }],
     build: { write: false, target: 'es2022', modulePreload: false, rollupOptions: { input: `${root}web/src/boot.ts` } },
@@ -165,13 +176,14 @@ function packedPage(): Plugin {
         // contexts then see text beside text (0.6 KB less than the wasm whole).
         const whole = Buffer.concat([jsBuf, wasm.subarray(data.start, data.end), wasm.subarray(0, data.start), wasm.subarray(data.end)]);
         const packed = lzmaCompress(whole);
-        const decoded = Buffer.from(lzmaDecompress(packed, whole.length));
+        const decoder = decoderBytes();
+        const decoded = Buffer.from(lzmaDecompress(decoder, packed, whole.length));
         const layout = { jsBytes: jsBuf.length, dataBytes: data.end - data.start, dataAt: data.start, totalBytes: whole.length };
         if (!decoded.equals(whole) || !Buffer.from(unpackWasm(decoded, layout)).equals(wasm)) {
           throw new Error('the LZMA stream of the page does not decode to its script and wasm');
         }
         appScriptHashes.push(sha256(js));
-        const boot = await bootScript(packed, layout);
+        const boot = await bootScript(packed, layout, decoder);
         file.source = `${html.slice(0, start)}<script type="module">${boot}${html.slice(end)}`;
       }
     } },

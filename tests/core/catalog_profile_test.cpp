@@ -123,8 +123,12 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
       EXPECT_EQ(p["billing_rules"], rules) << p["id"];
     }
   }
-  // Scenarios (explanations and sources) and the exchange rate are whole.
-  EXPECT_EQ(page["scenarios"], full["scenarios"]);
+  // Scenarios are whole but for their sources, cut to the citation the page
+  // shows of each (views/scenario.ts); the exchange rate is whole.
+  nlohmann::json scenarios = full["scenarios"];
+  for (auto& scenario : scenarios)
+    for (auto& source : scenario["sources"]) source = page_citation(source.get<std::string>());
+  EXPECT_EQ(page["scenarios"], scenarios);
   EXPECT_EQ(page["fx"], full["fx"]);
   // The electricity tariff keeps its figure, date and confidence, not its prose.
   nlohmann::json power = full["electricity"];
@@ -297,6 +301,37 @@ TEST(CatalogProfile, SourceLabelsAreWhatThePageShows) {
   EXPECT_EQ(page_source_label("种子文章 000"), "seed article");
   EXPECT_EQ(page_source_label("LLM-style guide, low confidence"), "unverified");
   EXPECT_EQ(page_source_label(""), "unverified");
+}
+
+// page_citation keeps what the page's citation() shows of a scenario's
+// source, spelt so that citation() reads it back alike (each expected text
+// here is what citation() gives of the source on its left;
+// tests/js/catalog_profile.test.mjs reads every catalog source back).
+TEST(CatalogProfile, ScenarioSourcesAreTheCitationsThePageShows) {
+  EXPECT_EQ(page_citation("github:pytorch/vision references/segmentation/README.md (8 x V100)"), "github:pytorch/vision");
+  EXPECT_EQ(page_citation("see github:owner only and github:a/b.c-d/e"), "github:a/b.c-d");
+  // Authors and year, with the arXiv id; each word as long as it goes, then shorter.
+  EXPECT_EQ(page_citation("Chen et al. 2017, DeepLabV3 (arXiv:1706.05587): output stride 8"),
+            "Chen et al. 2017, arXiv:1706.05587");
+  EXPECT_EQ(page_citation("Williams, Waterman, Patterson 2009, Roofline (CACM 52(4))"), "Williams, Waterman, Patterson 2009");
+  EXPECT_EQ(page_citation("COCO 2017 train: 118,287 images (cocodataset.org)"), "COCO 2017");
+  EXPECT_EQ(page_citation("ResNet2015 x"), "ResNet 2015");
+  EXPECT_EQ(page_citation("Smith,  2009"), "Smith 2009");
+  EXPECT_EQ(page_citation("Zhou et al.2021, arXiv:2101.000012"), "Zhou et al. 2021, arXiv:2101.00001");
+  EXPECT_EQ(page_citation("Mc'Donald-Smith and O'Neil 1999: x"), "Mc'Donald-Smith and O'Neil 1999");
+  EXPECT_EQ(page_citation("Smith and Jones 2020b"), "unverified");  // no word boundary after the year
+  EXPECT_EQ(page_citation("A 2019"), "unverified");                 // a one-letter word is no author
+  // A site, a seed article; a document's name (2 to 40 UTF-16 units before , ( or :).
+  EXPECT_EQ(page_citation("AMBER pmemd.cuda SPFP default precision model (ambermd.org/GPUSupport.php)"), "ambermd.org");
+  EXPECT_EQ(page_citation("seed article 004_abcdef12"), "seed article");
+  EXPECT_EQ(page_citation("GROMACS manual, 'Mixed and double precision'"), "GROMACS manual:");
+  EXPECT_EQ(page_citation("中文文档名称，说明（第二版）: 其他"), "中文文档名称，说明（第二版）:");
+  EXPECT_EQ(page_citation("a  , x"), "a :");
+  EXPECT_EQ(page_citation("A very long document name that goes past forty units, more"), "unverified");
+  EXPECT_EQ(page_citation("“Quoted” doc, thing"), "“Quoted” doc:");
+  EXPECT_EQ(page_citation("'Quoted' doc, thing"), "unverified");
+  // A source that says it is unverified.
+  EXPECT_EQ(page_citation("unverified: a student guide to renting GPUs"), "unverified");
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
-// The page's LZMA decoder (web/src/lzma.ts, written from the LZMA SDK's
-// specification) against xz, the encoder the build uses (vite.config.mts):
+// The page's LZMA decoder (wasm/page_lzma.cpp, written from the LZMA SDK's
+// specification, behind web/src/lzma.ts) against xz, the encoder the build
+// uses (vite.config.mts):
 // every stream xz makes decodes to the input byte for byte, over the three
 // properties (lc, lp, pb) a stream can declare, and a wrong length or a broken
-// stream is an error, never a silently different wasm. Needs xz (./dev.sh setup).
+// stream is an error, never a silently different wasm. Needs xz (./dev.sh setup)
+// and the decoder's build (build/wasm/bin/page_lzma.wasm, ./dev.sh build).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -17,8 +19,10 @@ const tsc = spawnSync(path.join(root, 'node_modules/.bin/tsc'),
   ['--ignoreConfig', '--outDir', out, '--target', 'es2022', '--module', 'es2022', path.join(root, 'web/src/lzma.ts')], { encoding: 'utf8' });
 assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
 renameSync(path.join(out, 'lzma.js'), path.join(out, 'lzma.mjs'));
-const { lzmaDecompress } = await import(pathToFileURL(path.join(out, 'lzma.mjs')).href);
+const { lzmaDecompress: decode } = await import(pathToFileURL(path.join(out, 'lzma.mjs')).href);
 rmSync(out, { recursive: true });
+const decoder = readFileSync(path.join(root, 'build/wasm/bin/page_lzma.wasm'));
+const lzmaDecompress = (packed, size) => decode(decoder, packed, size);
 
 function xz(data, options) {
   const r = spawnSync('xz', ['--format=lzma', `--lzma1=${options}`, '--stdout'], { input: data, maxBuffer: 1 << 28 });

@@ -104,6 +104,9 @@ test('format: a scenario source becomes a short citation', () => {
   assert.deepEqual(c('Williams, Waterman, Patterson 2009, Roofline (CACM 52(4))'), { kind: 'cite', text: 'Williams, Waterman, Patterson 2009' });
   assert.deepEqual(c('seed 003_8d1c946a69db8da7.txt: renting an A100'), { kind: 'seed' });
   assert.deepEqual(c("GROMACS manual, 'Mixed and double precision'"), { kind: 'cite', text: 'GROMACS manual' });
+  // Said to be unverified: shown as 未核实 / unverified, never as a document named "unverified".
+  assert.deepEqual(c('unverified: a student guide to renting GPUs (unpublished article)'), { kind: 'unverified' });
+  assert.deepEqual(c('Unverified note, 2026'), { kind: 'unverified' });
 });
 
 // --- Apply --------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // hash (vite.config.mts, packedPage()). Why: LZMA over the whole script and
 // the wasm together is ~9 KiB smaller than gzip over the script beside the
 // compressed wasm (docs/performance.md, "The page at 175.9 KiB").
-import packedBase64, { layout } from 'virtual:gpuplan-packed';
+import packedBase64, { decoderBase64, layout } from 'virtual:gpuplan-packed';
 import { lzmaDecompress } from './lzma';
 import { unpackWasm } from './unpack';
 
@@ -28,9 +28,9 @@ const pageHtml = `<!doctype html>\n${document.documentElement.outerHTML}`;
 try {
   performance.mark('gpuplan:start');
   // Uint8Array.fromBase64 (ES2026) decodes natively; atob is the fallback.
-  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
-  const packed = fromBase64 ? fromBase64(packedBase64) : Uint8Array.from(atob(packedBase64), (c) => c.charCodeAt(0));
-  const bytes = lzmaDecompress(packed, layout.totalBytes);
+  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;
+  const bytes64 = (text: string): Uint8Array<ArrayBuffer> => (fromBase64 ? fromBase64(text) : Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
+  const bytes = lzmaDecompress(bytes64(decoderBase64), bytes64(packedBase64), layout.totalBytes);
   performance.mark('gpuplan:inflated');
   globalThis.gpuplanHandoff = { wasm: unpackWasm(bytes, layout), pageHtml };
   const script = document.createElement('script');

@@ -174,6 +174,8 @@ export function sourceLabel(source: unknown): SourceLabel {
 // repository, the paper (authors, year, arXiv id), the site, or the name of
 // the document; never its file path or the note after it.
 export function citation(source: string): SourceLabel | { kind: 'cite'; text: string } {
+  // A source that says it is unverified is shown as such, in the page's language.
+  if (/^unverified\b/i.test(source)) return { kind: 'unverified' };
   const gh = /github:([\w.-]+\/[\w.-]+)/.exec(source);
   if (gh) return { kind: 'site', site: `github.com/${gh[1]}` };
   const authors = /^((?:[A-Z][\w'-]+(?:,\s*|\s+and\s+|\s+et al\.\s*)?)+)\s*(\d{4})\b/.exec(source);

@@ -10,11 +10,13 @@ declare module '@gpuplan/wasm' {
 declare module '*.css';
 
 // The page's script and the wasm in one LZMA stream, as base64, with where
-// each part lies in it decompressed (vite.config.mts, packedPage();
-// web/src/boot.ts, web/src/unpack.ts, web/src/lzma.ts).
+// each part lies in it decompressed, and the decoder's wasm, as base64
+// (vite.config.mts, packedPage(); web/src/boot.ts, web/src/unpack.ts,
+// web/src/lzma.ts, wasm/page_lzma.cpp).
 declare module 'virtual:gpuplan-packed' {
   import type { PackLayout } from './unpack';
   const base64: string;
   export const layout: PackLayout;
+  export const decoderBase64: string;
   export default base64;
 }

@@ -267,6 +267,9 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
 // reads (web/src/format.ts, sourceLabel), i.e. the site or "github.com/owner/
 // repo", "seed article", or "unverified".
 std::string page_source_label(std::string_view source);
+// What it keeps of a scenario's source: the citation the page shows of it
+// (web/src/format.ts, citation), spelt so that citation() reads it back alike.
+std::string page_citation(std::string_view source);
 
 // The catalog compiled into this build (validated at build time).
 const Catalog& embedded_catalog();

@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <string_view>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuplan/catalog.h"
@@ -109,6 +110,148 @@ std::string page_source_label(std::string_view text) {
 
 namespace {
 
+// JavaScript's \s at `at` (its ASCII spaces and the Unicode ones, U+00A0,
+// U+1680, U+2000-200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF):
+// how many UTF-8 bytes it takes, 0 when there is none.
+size_t js_space(std::string_view text, size_t at) {
+  if (at >= text.size()) return 0;
+  const auto byte = [&](size_t k) { return at + k < text.size() ? static_cast<unsigned char>(text[at + k]) : 0u; };
+  const unsigned c = byte(0);
+  if (c == ' ' || (c >= '\t' && c <= '\r')) return 1;
+  if (c == 0xC2 && byte(1) == 0xA0) return 2;
+  if (c == 0xE1 && byte(1) == 0x9A && byte(2) == 0x80) return 3;
+  if (c == 0xE2 && byte(1) == 0x80 && (byte(2) <= 0x8A || byte(2) == 0xA8 || byte(2) == 0xA9 || byte(2) == 0xAF)) return 3;
+  if (c == 0xE2 && byte(1) == 0x81 && byte(2) == 0x9F) return 3;
+  if (c == 0xE3 && byte(1) == 0x80 && byte(2) == 0x80) return 3;
+  if (c == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF) return 3;
+  return 0;
+}
+size_t skip_spaces(std::string_view text, size_t at) {
+  while (size_t n = js_space(text, at)) at += n;
+  return at;
+}
+bool ascii_digits(std::string_view text, size_t at, size_t n) {
+  if (text.size() < at + n) return false;
+  for (size_t k = 0; k < n; ++k)
+    if (!std::isdigit(static_cast<unsigned char>(text[at + k]))) return false;
+  return true;
+}
+
+// citation()'s authors pattern, /^((?:[A-Z][\w'-]+(?:,\s*|\s+and\s+|\s+et al\.\s*)?)+)\s*(\d{4})\b/,
+// matched as a backtracking engine matches it: each word as long as it goes,
+// then the separators in their order, then another word before the group
+// ends. Each position is tried once (`tried`): the first match from a
+// position does not depend on how it was reached.
+struct AuthorsMatch {
+  std::string_view text;
+  std::vector<bool> tried;
+  size_t group_end = 0, year_at = 0;
+
+  // The group may end at `at`: another word first, else the year.
+  bool after_word(size_t at) {
+    if (tried[at]) return false;
+    tried[at] = true;
+    if (word(at)) return true;
+    const size_t year = skip_spaces(text, at);
+    if (!ascii_digits(text, year, 4) || (year + 4 < text.size() && word_char(text[year + 4]))) return false;
+    group_end = at;
+    year_at = year;
+    return true;
+  }
+  // Greedy \s* (`least` 0) or \s+ (1) from `at`: each end, longest first.
+  template <class Next>
+  bool spaces_then(size_t at, size_t least, Next next) {
+    std::vector<size_t> ends{at};
+    while (size_t n = js_space(text, ends.back())) ends.push_back(ends.back() + n);
+    for (size_t k = ends.size(); k-- > least;)
+      if (next(ends[k])) return true;
+    return false;
+  }
+  bool word(size_t at) {
+    if (at >= text.size() || text[at] < 'A' || text[at] > 'Z') return false;
+    size_t end = at + 1;
+    while (end < text.size() && (word_char(text[end]) || text[end] == '\'' || text[end] == '-')) ++end;
+    const auto then_word = [this](size_t r) { return after_word(r); };
+    for (size_t q = end; q > at + 1; --q) {
+      if (q < text.size() && text[q] == ',' && spaces_then(q + 1, 0, then_word)) return true;
+      // \s+and\s+, then \s+et al\.\s*
+      for (auto [middle, least_after] : {std::pair<std::string_view, size_t>{"and", 1}, {"et al.", 0}}) {
+        const auto middle_then = [&, middle = middle, least_after = least_after](size_t p) {
+          return text.substr(p, middle.size()) == middle && spaces_then(p + middle.size(), least_after, then_word);
+        };
+        if (spaces_then(q, 1, middle_then)) return true;
+      }
+      if (after_word(q)) return true;
+    }
+    return false;
+  }
+};
+
+// /^([^,(:'"]{2,40}?)\s*[,(:]/: the shortest name of 2 to 40 UTF-16 units
+// that only spaces part from a comma, a parenthesis or a colon.
+std::string document_name(std::string_view text) {
+  const size_t stop = text.find_first_of(",(:'\"");
+  if (stop == std::string_view::npos || text[stop] == '\'' || text[stop] == '"') return {};
+  size_t units = 0, at = 0, name_end = std::string_view::npos;
+  while (at < stop) {
+    if (units >= 2 && skip_spaces(text, at) == stop) {
+      name_end = at;
+      break;
+    }
+    const unsigned c = static_cast<unsigned char>(text[at]);
+    const size_t bytes = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    units += bytes == 4 ? 2 : 1;  // an astral character is two UTF-16 units
+    at += bytes;
+  }
+  if (name_end == std::string_view::npos && units >= 2 && at == stop) name_end = stop;
+  if (name_end == std::string_view::npos || units > 40) return {};
+  return std::string(text.substr(0, name_end));
+}
+
+}  // namespace
+
+std::string page_citation(std::string_view text) {
+  // /^unverified\b/i: a source that says so.
+  if (starts_with_icase(text, 0, "unverified") && (text.size() == 10 || !word_char(text[10]))) return "unverified";
+  // /github:([\w.-]+\/[\w.-]+)/: the first "github:" followed by owner/repo.
+  const auto repo_char = [](char c) { return word_char(c) || c == '.' || c == '-'; };
+  for (size_t at = text.find("github:"); at != std::string_view::npos; at = text.find("github:", at + 1)) {
+    size_t owner_end = at + 7;
+    while (owner_end < text.size() && repo_char(text[owner_end])) ++owner_end;
+    size_t repo_end = owner_end + 1;
+    while (repo_end < text.size() && repo_char(text[repo_end])) ++repo_end;
+    if (owner_end > at + 7 && owner_end < text.size() && text[owner_end] == '/' && repo_end > owner_end + 1)
+      return std::string(text.substr(at, repo_end - at));
+  }
+  AuthorsMatch authors{text, std::vector<bool>(text.size() + 1, false)};
+  if (authors.word(0)) {
+    size_t end = authors.group_end;  // .replace(/[,\s]+$/, '')
+    for (;;) {
+      if (end > 0 && text[end - 1] == ',') { --end; continue; }
+      size_t back = 0;
+      for (size_t n = 1; n <= 3 && n <= end && !back; ++n)
+        if (js_space(text, end - n) == n) back = n;
+      if (!back) break;
+      end -= back;
+    }
+    std::string out = std::string(text.substr(0, end)) + " " + std::string(text.substr(authors.year_at, 4));
+    // /arXiv:(\d{4}\.\d{4,5})/
+    for (size_t at = text.find("arXiv:"); at != std::string_view::npos; at = text.find("arXiv:", at + 1)) {
+      if (!ascii_digits(text, at + 6, 4) || at + 10 >= text.size() || text[at + 10] != '.' || !ascii_digits(text, at + 11, 4))
+        continue;
+      out += ", " + std::string(text.substr(at, ascii_digits(text, at + 15, 1) ? 16 : 15));
+      break;
+    }
+    return out;
+  }
+  std::string label = page_source_label(text);
+  if (label != "unverified") return label;
+  std::string name = document_name(text);
+  return name.empty() ? label : name + ":";
+}
+
+namespace {
+
 void shorten_source(nlohmann::json& holder, const char* key) {
   if (holder.is_object() && holder.contains(key) && holder[key].is_string())
     holder[key] = page_source_label(holder[key].get<std::string>());
@@ -177,6 +320,13 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
           if (source.is_string()) source = page_source_label(source.get<std::string>());
       if (platform.contains("education")) erase_each(platform["education"], {"name", "eligibility", "source"});
     }
+    // Scenarios: their sources as the citation the page shows of each
+    // (views/scenario.ts; page_citation above).
+    if (root.contains("scenarios") && root["scenarios"].is_array())
+      for (auto& scenario : root["scenarios"])
+        if (scenario.is_object() && scenario.contains("sources") && scenario["sources"].is_array())
+          for (auto& source : scenario["sources"])
+            if (source.is_string()) source = page_citation(source.get<std::string>());
     root["provenance"] = "page";
     std::string text = root.dump();
     // The cut copy must read under its own profile.
