@@ -11,10 +11,8 @@
 // Results also go to test-results/bench-page.json.
 // --weight-only measures the page's weight alone (no browser, no timing, so a
 // loaded CI runner cannot flake it): what ./dev.sh test runs. It fails over
-// --max-kib (default: the 175 KiB budget of issue #16; ./dev.sh test holds a
-// 177 KiB ceiling, since the page of 2026-12-01 is still 1–1.5 KiB over the
-// budget: docs/performance.md, "The page at 175.9 KiB"). --html weighs another build
-// of the page (default dist/index.html).
+// --max-kib (default: the 175 KiB budget of issue #16, which ./dev.sh test
+// holds too). --html weighs another build of the page (default dist/index.html).
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
