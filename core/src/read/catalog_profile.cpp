@@ -7,7 +7,8 @@
 // (rent_vs_buy's source is purchase.source, which the page shows as a label;
 // the electricity tariff and the campus queue-priority tiers keep their
 // figures); of each offer, platform and purchase source it keeps the part the
-// page's label reads (page_source_label below). The page says where the full
+// page's label reads (page_source_label below), of each scenario source the
+// citation the page shows (page_citation). The page says where the full
 // sources are: catalog/*.json, or `gpuplan catalog` (web/src/i18n).
 // Made at build time only (tools/catalog_embed.cpp); the page's module links
 // no code of this file.
