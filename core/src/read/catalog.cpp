@@ -11,6 +11,7 @@
 #include <utility>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "cnn_architecture.h"
 #include "cnn_architecture_json.h"
@@ -26,19 +27,31 @@ constexpr Locale kL = Locale::en;  // catalog errors are for maintainers
 constexpr size_t kMaxCatalogBytes = 16 << 20;
 constexpr int kMaxDepth = 16;
 
+// A broken rule of the catalog, with where and what (for the maintainers).
+// The page's module reads only the catalog its build validated with this same
+// code (tools/catalog_embed.cpp, every rule with its message): there a broken
+// rule is a broken build, its message is never read, and the module aborts
+// without building it, as its nlohmann aborts for JSON_NOEXCEPTION, carrying
+// none of the rules' messages (GPUPLAN_TRUSTED_CATALOG, core/CMakeLists.txt;
+// docs/performance.md). The rules themselves are checked all the same.
+#ifdef GPUPLAN_TRUSTED_CATALOG
+#define GPUPLAN_CATALOG_INVALID(path, what) (static_cast<void>(sizeof(path)), std::abort())
+#else
 [[noreturn]] void invalid(const std::string& path, const std::string& what) {
   fail(kL, "invalid_catalog", path, path + ": " + what);
 }
+#define GPUPLAN_CATALOG_INVALID(path, what) invalid(path, what)
+#endif
 
 std::string required_string(const Reader& r, std::string_view key) {
   auto v = r.string(key);
-  if (!v || v->empty()) invalid(r.child_path(key), "required text is missing");
+  if (!v || v->empty()) GPUPLAN_CATALOG_INVALID(r.child_path(key), "required text is missing");
   return *v;
 }
 
 double required_number(const Reader& r, std::string_view key, double min, double max) {
   auto v = r.number(key, min, max);
-  if (!v) invalid(r.child_path(key), "required number is missing");
+  if (!v) GPUPLAN_CATALOG_INVALID(r.child_path(key), "required number is missing");
   return *v;
 }
 
@@ -50,15 +63,15 @@ std::vector<std::string> sources(const Reader& r, CatalogProfile profile) {
   if (!list) {
     if (auto one = r.string("source"); one && !one->empty()) return {*one};
     if (profile == CatalogProfile::page) return out;
-    invalid(r.child_path("sources"), "every entry needs its sources");
+    GPUPLAN_CATALOG_INVALID(r.child_path("sources"), "every entry needs its sources");
   }
   for (size_t i = 0; i < list->size(); ++i) {
     const auto& s = (*list)[i];
     if (!s.is_string() || s.get<std::string>().empty())
-      invalid(r.child_path("sources") + "[" + std::to_string(i) + "]", "a source must be non-empty text");
+      GPUPLAN_CATALOG_INVALID(r.child_path("sources") + "[" + std::to_string(i) + "]", "a source must be non-empty text");
     out.push_back(s.get<std::string>());
   }
-  if (out.empty()) invalid(r.child_path("sources"), "every entry needs at least one source");
+  if (out.empty()) GPUPLAN_CATALOG_INVALID(r.child_path("sources"), "every entry needs at least one source");
   return out;
 }
 
@@ -94,13 +107,13 @@ std::string required_date(const Reader& r, std::string_view key) {
                                                 (d.size() == 7 || (d.size() == 10 && d[7] == '-' && digits(8, 2)))));
   if (ok && d.size() >= 7) ok = d.substr(5, 2) >= "01" && d.substr(5, 2) <= "12";
   if (ok && d.size() == 10) ok = d.substr(8, 2) >= "01" && d.substr(8, 2) <= "31";
-  if (!ok) invalid(r.child_path(key), "a date YYYY, YYYY-MM or YYYY-MM-DD is required, got \"" + d + "\"");
+  if (!ok) GPUPLAN_CATALOG_INVALID(r.child_path(key), "a date YYYY, YYYY-MM or YYYY-MM-DD is required, got \"" + d + "\"");
   return d;
 }
 
 std::string required_currency(const Reader& r, std::string_view key) {
   std::string c = required_string(r, key);
-  if (c != "CNY" && c != "USD") invalid(r.child_path(key), "currency must be CNY or USD");
+  if (c != "CNY" && c != "USD") GPUPLAN_CATALOG_INVALID(r.child_path(key), "currency must be CNY or USD");
   return c;
 }
 
@@ -108,24 +121,24 @@ std::string required_currency(const Reader& r, std::string_view key) {
 // `max`: 1e5 per GPU-hour; a package's whole-period price (a year of an H100) goes higher.
 PriceRange price_range(const Reader& r, std::string_view key, double max = 1e5) {
   auto price = r.object(key);
-  if (!price) invalid(r.child_path(key), "a price range {low, typical, high} is required");
+  if (!price) GPUPLAN_CATALOG_INVALID(r.child_path(key), "a price range {low, typical, high} is required");
   PriceRange out;
   out.low = required_number(*price, "low", 0, max);
   out.typical = required_number(*price, "typical", 0, max);
   out.high = required_number(*price, "high", 0, max);
-  if (!(out.low <= out.typical && out.typical <= out.high)) invalid(price->path(), "low <= typical <= high is required");
+  if (!(out.low <= out.typical && out.typical <= out.high)) GPUPLAN_CATALOG_INVALID(price->path(), "low <= typical <= high is required");
   return out;
 }
 
 // An offer's confidence is required: a price nobody judged is not a price.
 std::string required_confidence(const Reader& r) {
-  if (!r.json().contains("confidence")) invalid(r.child_path("confidence"), "required: high, medium or low");
+  if (!r.json().contains("confidence")) GPUPLAN_CATALOG_INVALID(r.child_path("confidence"), "required: high, medium or low");
   return confidence(r);
 }
 
 
 void check_unique(std::set<std::string>& seen, const std::string& id, const std::string& path) {
-  if (!seen.insert(id).second) invalid(path, "duplicate id \"" + id + "\"");
+  if (!seen.insert(id).second) GPUPLAN_CATALOG_INVALID(path, "duplicate id \"" + id + "\"");
 }
 
 Gpu read_gpu(const Reader& r, CatalogProfile profile) {
@@ -137,7 +150,7 @@ Gpu read_gpu(const Reader& r, CatalogProfile profile) {
   g.launch_year = r.integer("launch_year", 1990, 2100).value_or(0);
   g.memory_bytes = required_number(r, "memory_bytes", 1 << 30, 1e13);
   auto basis = r.choice("memory_basis", {"driver", "nominal"});
-  if (!basis) invalid(r.child_path("memory_basis"), "say whether memory_bytes is the driver's figure or the nominal size");
+  if (!basis) GPUPLAN_CATALOG_INVALID(r.child_path("memory_basis"), "say whether memory_bytes is the driver's figure or the nominal size");
   g.memory_basis = *basis == 0 ? "driver" : "nominal";
   g.memory_bandwidth_bytes_per_s = required_number(r, "memory_bandwidth_gb_s", 1, 1e5) * 1e9;
   if (auto t = r.object("tflops")) {
@@ -151,9 +164,9 @@ Gpu read_gpu(const Reader& r, CatalogProfile profile) {
     g.tflops.int8_tensor = t->number("int8_tensor", 0, 1e5).value_or(0);
     g.tflops.fp64 = t->number("fp64", 0, 1e5).value_or(0);
     if (g.tflops.fp32 <= 0 && g.tflops.fp16_tensor <= 0 && g.tflops.bf16_tensor <= 0)
-      invalid(t->path(), "at least one of fp32, fp16_tensor, bf16_tensor is required");
+      GPUPLAN_CATALOG_INVALID(t->path(), "at least one of fp32, fp16_tensor, bf16_tensor is required");
   } else {
-    invalid(r.child_path("tflops"), "peak rates are required");
+    GPUPLAN_CATALOG_INVALID(r.child_path("tflops"), "peak rates are required");
   }
   g.tdp_watts = r.number("tdp_w", 0, 1e5).value_or(0);
   g.nvlink_bytes_per_s = r.number("nvlink_gb_s", 0, 1e5).value_or(0) * 1e9;
@@ -176,11 +189,11 @@ Gpu read_gpu(const Reader& r, CatalogProfile profile) {
 Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   Offer o;
   o.gpu = required_string(r, "gpu");
-  if (!gpu_ids.count(o.gpu)) invalid(r.child_path("gpu"), "unknown GPU \"" + o.gpu + "\"");
+  if (!gpu_ids.count(o.gpu)) GPUPLAN_CATALOG_INVALID(r.child_path("gpu"), "unknown GPU \"" + o.gpu + "\"");
   if (auto b = r.spelled("billing", kBillingSpellings)) o.billing = *b;
   auto kind = r.spelled("price_kind", kPriceKindSpellings);
   if (!kind)
-    invalid(r.child_path("price_kind"),
+    GPUPLAN_CATALOG_INVALID(r.child_path("price_kind"),
             "say what kind of price this is: list (the platform's price page or API), floor (the cheapest listing "
             "seen) or promo");
   o.price_kind = *kind;
@@ -189,33 +202,33 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   const bool typical_allowed = o.price_kind == PriceKind::list;
   auto range = [&](std::string_view key, double max) {
     auto price = r.object(key);
-    if (!price) invalid(r.child_path(key), "a price range {low, typical, high} is required");
+    if (!price) GPUPLAN_CATALOG_INVALID(r.child_path(key), "a price range {low, typical, high} is required");
     if (typical_allowed) return price_range(r, key, max);
     if (price->json().contains("typical"))
-      invalid(price->child_path("typical"), std::string("a ") + (o.price_kind == PriceKind::floor ? "floor" : "promo") +
+      GPUPLAN_CATALOG_INVALID(price->child_path("typical"), std::string("a ") + (o.price_kind == PriceKind::floor ? "floor" : "promo") +
                                                 " price is not a typical price: give low and high, leave typical out");
     PriceRange out;
     out.low = required_number(*price, "low", 0, max);
     out.high = required_number(*price, "high", 0, max);
-    if (!(out.low <= out.high)) invalid(price->path(), "low <= high is required");
+    if (!(out.low <= out.high)) GPUPLAN_CATALOG_INVALID(price->path(), "low <= high is required");
     out.typical = out.low;
     return out;
   };
   o.per_gpu_hour = range("per_gpu_hour", 1e5);
-  if (!(o.per_gpu_hour.high > 0)) invalid(r.child_path("per_gpu_hour"), "a price of zero is not a price");
+  if (!(o.per_gpu_hour.high > 0)) GPUPLAN_CATALOG_INVALID(r.child_path("per_gpu_hour"), "a price of zero is not a price");
   // A package as the platform quotes it (1052 per month), beside its hourly
   // equivalent (which the contract's per_gpu_hour always is): they must agree
   // to the rounding of the hourly figure (half a cent, or 0.5 %).
   if (r.json().contains("per_period")) {
     const double hours = package_period_hours(o.billing);
-    if (hours <= 0) invalid(r.child_path("per_period"), "only a daily, weekly, monthly or yearly package has a period price");
+    if (hours <= 0) GPUPLAN_CATALOG_INVALID(r.child_path("per_period"), "only a daily, weekly, monthly or yearly package has a period price");
     PriceRange period = range("per_period", 1e9);
     auto agrees = [&](double per_period, double per_hour) {
       return std::fabs(per_period / hours - per_hour) <= std::max(0.005, 0.005 * per_hour);
     };
     if (!agrees(period.low, o.per_gpu_hour.low) || !agrees(period.typical, o.per_gpu_hour.typical) ||
         !agrees(period.high, o.per_gpu_hour.high))
-      invalid(r.child_path("per_gpu_hour"), "per_gpu_hour must be per_period over the period's " +
+      GPUPLAN_CATALOG_INVALID(r.child_path("per_gpu_hour"), "per_gpu_hour must be per_period over the period's " +
                                                 format_number(hours) + " hours");
     o.per_period = period;
   }
@@ -233,7 +246,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
   p.name.en = required_string(r, "name");
   p.name.zh = r.string("name_zh").value_or(p.name.en);
   auto kind = r.spelled("kind", kPlatformKindSpellings);
-  if (!kind) invalid(r.child_path("kind"), "kind is required (cloud, marketplace, campus)");
+  if (!kind) GPUPLAN_CATALOG_INVALID(r.child_path("kind"), "kind is required (cloud, marketplace, campus)");
   p.kind = *kind;
   p.region = r.string("region").value_or("");
   p.currency = required_currency(r, "currency");
@@ -249,7 +262,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
         const auto& v = (*list)[i];
         const std::optional<Billing> pkg =
             v.is_string() ? value_of(kBillingSpellings, v.get<std::string>()) : std::nullopt;
-        if (!pkg || !is_package(*pkg)) invalid(path, "a package is daily, weekly, monthly or yearly");
+        if (!pkg || !is_package(*pkg)) GPUPLAN_CATALOG_INVALID(path, "a package is daily, weekly, monthly or yearly");
         rules.packages.push_back(*pkg);
       }
     p.disk_bills_after_release = b->boolean("disk_bills_after_release").value_or(false);
@@ -258,14 +271,14 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
   if (auto s = r.object("storage")) {
     auto per_day = s->number("per_gb_day", 0, 1e3);
     auto per_month = s->number("per_gb_month", 0, 1e4);
-    if (per_day && per_month) invalid(s->child_path("per_gb_day"), "give per_gb_day or per_gb_month, not both");
+    if (per_day && per_month) GPUPLAN_CATALOG_INVALID(s->child_path("per_gb_day"), "give per_gb_day or per_gb_month, not both");
     if (per_month) per_day = *per_month * 24 / kHoursPerMonth;
     rules.disk_per_gb_day = per_day;
     p.storage_per_gb_month = per_day ? *per_day * kHoursPerMonth / 24 : 0;
     p.storage_stopped_per_gb_month = s->number("stopped_per_gb_month", 0, 1e4).value_or(0);
     rules.disk_bills_while_stopped = s->boolean("bills_while_stopped");
     if (rules.disk_bills_while_stopped == false && p.storage_stopped_per_gb_month > 0)
-      invalid(s->child_path("stopped_per_gb_month"), "a disk that does not bill while stopped has no stopped price");
+      GPUPLAN_CATALOG_INVALID(s->child_path("stopped_per_gb_month"), "a disk that does not bill while stopped has no stopped price");
     rules.free_disk_gb = s->number("free_gb", 0, 1e6);
     p.free_storage_gb = rules.free_disk_gb.value_or(0);
     p.storage_notes = text(*s, "notes");
@@ -282,11 +295,11 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
     p.spot_discount = s->number("discount", 0, 0.99).value_or(0);
     p.spot_max_discount = s->number("max_discount", 0, 0.99).value_or(p.spot_discount);
     if (p.spot_max_discount < p.spot_discount)
-      invalid(s->child_path("max_discount"), "the largest claimed discount cannot be below the typical one");
+      GPUPLAN_CATALOG_INVALID(s->child_path("max_discount"), "the largest claimed discount cannot be below the typical one");
     p.spot_interruptions_per_hour = s->number("interruptions_per_hour", 0, 10).value_or(0);
     p.spot_notes = text(*s, "notes");
     if (p.spot_available == false && p.spot_discount > 0)
-      invalid(s->child_path("discount"), "a platform without spot instances has no spot discount");
+      GPUPLAN_CATALOG_INVALID(s->child_path("discount"), "a platform without spot instances has no spot discount");
   }
   p.off_peak_discount = r.number("off_peak_discount", 0, 0.99).value_or(0);
   p.education_discount = r.number("education_discount", 0, 0.99).value_or(0);
@@ -307,7 +320,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
       Reader e = element(*list, i, r.child_path("education"), kL);
       EducationProgram ed;
       ed.name = text(e, "name");
-      if (full && ed.name.en.empty() && ed.name.zh.empty()) invalid(e.child_path("name"), "required text is missing");
+      if (full && ed.name.en.empty() && ed.name.zh.empty()) GPUPLAN_CATALOG_INVALID(e.child_path("name"), "required text is missing");
       ed.credit_amount = e.number("credit", 0, 1e7).value_or(0);
       if (ed.credit_amount > 0) ed.currency = required_currency(e, "currency");
       ed.eligibility = text(e, "eligibility");
@@ -321,7 +334,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
       Reader e = element(*list, i, r.child_path("reference_rates"), kL);
       ReferenceRate rr;
       rr.name = text(e, "name");
-      if (rr.name.en.empty() && rr.name.zh.empty()) invalid(e.child_path("name"), "required text is missing");
+      if (rr.name.en.empty() && rr.name.zh.empty()) GPUPLAN_CATALOG_INVALID(e.child_path("name"), "required text is missing");
       rr.per_gpu_hour = price_range(e, "per_gpu_hour");
       if (auto by = e.spelled("priced_by", kRatePricedBySpellings)) rr.priced_by = *by;
       rr.currency = required_currency(e, "currency");
@@ -333,7 +346,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
       if (rr.priced_by == RatePricedBy::queue_priority) {
         // Priority costs more: each queue above the last, or it is no tier.
         if (!(rr.per_gpu_hour.low < rr.per_gpu_hour.typical && rr.per_gpu_hour.typical < rr.per_gpu_hour.high))
-          invalid(e.child_path("per_gpu_hour"),
+          GPUPLAN_CATALOG_INVALID(e.child_path("per_gpu_hour"),
                   "a queue_priority rate is the low, normal and high priority queues' prices: low < typical < high");
         rr.confidence = required_confidence(e);
       } else {
@@ -350,7 +363,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
       p.offers.push_back(read_offer(e, gpu_ids));
       const Offer& o = p.offers.back();
       if (!priced.insert({o.gpu, int(o.billing), int(o.price_kind)}).second)
-        invalid(e.child_path("gpu"), "a second offer for \"" + o.gpu +
+        GPUPLAN_CATALOG_INVALID(e.child_path("gpu"), "a second offer for \"" + o.gpu +
                                          "\" with the same billing and price kind; merge them into one price range");
     }
   p.prices_known = r.boolean("prices_known").value_or(!p.offers.empty());
@@ -366,9 +379,9 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
     p.machines_notes = text(*m, "notes");
   }
   if (p.priced_by_user && !p.offers.empty())
-    invalid(r.child_path("offers"), "a platform priced by the user's own rate carries no catalog offers");
+    GPUPLAN_CATALOG_INVALID(r.child_path("offers"), "a platform priced by the user's own rate carries no catalog offers");
   if (!p.prices_known && !p.offers.empty())
-    invalid(r.child_path("prices_known"), "prices_known is false but the platform has offers");
+    GPUPLAN_CATALOG_INVALID(r.child_path("prices_known"), "prices_known is false but the platform has offers");
   return p;
 }
 
@@ -382,11 +395,11 @@ void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m, CatalogP
   m.architecture = read_cnn_architecture(arch);
   const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
   if (std::fabs(f.params - m.params) > 0.5)
-    invalid(r.child_path("params"), "the architecture has " + format_number(f.params) + " parameters, the entry says " +
+    GPUPLAN_CATALOG_INVALID(r.child_path("params"), "the architecture has " + format_number(f.params) + " parameters, the entry says " +
                                         format_number(m.params));
   if (auto given = r.number("activation_bytes_per_sample", 1, 1e13)) {
     if (std::fabs(*given - f.saved_bytes) > 1e-9 * f.saved_bytes)
-      invalid(r.child_path("activation_bytes_per_sample"),
+      GPUPLAN_CATALOG_INVALID(r.child_path("activation_bytes_per_sample"),
               "the architecture saves " + format_number(f.saved_bytes) + " bytes per sample (fp32 training at " +
                   std::to_string(m.reference_image_size) + " px); update the entry");
   }
@@ -399,7 +412,7 @@ void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m, CatalogP
       double params = required_number(e, "params", 1, 1e13);
       sources(e, profile);
       if (id == "vae" && std::fabs(params - f.vae_params) > 0.5)
-        invalid(e.child_path("params"), "the architecture's VAE has " + format_number(f.vae_params) + " parameters");
+        GPUPLAN_CATALOG_INVALID(e.child_path("params"), "the architecture's VAE has " + format_number(f.vae_params) + " parameters");
       m.frozen_params += params;
       if (id.rfind("text_encoder", 0) == 0) m.frozen_text_params += params;
     }
@@ -411,7 +424,7 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   m.id = required_string(r, "id");
   m.name = r.string("name").value_or(m.id);
   auto kind = r.spelled("kind", kModelKindSpellings);
-  if (!kind) invalid(r.child_path("kind"), "kind is required");
+  if (!kind) GPUPLAN_CATALOG_INVALID(r.child_path("kind"), "kind is required");
   m.kind = *kind;
   m.params = required_number(r, "params", 1e3, 1e14);
   if (m.kind == ModelKind::cnn) {
@@ -437,13 +450,13 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   if (m.kind == ModelKind::vlm) {
     // The tower's count must be what its dimensions give (docs/vlm.md).
     auto vision = r.object("vision");
-    if (!vision) invalid(r.child_path("vision"), "a vlm preset needs its vision tower's dimensions");
+    if (!vision) GPUPLAN_CATALOG_INVALID(r.child_path("vision"), "a vlm preset needs its vision tower's dimensions");
     const double given = required_number(*vision, "params", 1e3, 1e13);
     read_vision_tower(*vision, m);
     double projector = 0;
     const double counted = vision_tower_params(m.vision, m.hidden, &projector);
     if (std::fabs(given - counted) > 0.5)
-      invalid(vision->child_path("params"), "the vision tower's dimensions give " + format_number(counted) + " parameters");
+      GPUPLAN_CATALOG_INVALID(vision->child_path("params"), "the vision tower's dimensions give " + format_number(counted) + " parameters");
   }
   m.gflops_per_sample = r.number("gflops_per_sample", 0, 1e9).value_or(0);
   m.sources = sources(r, profile);
@@ -471,19 +484,19 @@ const ModelSpec* Catalog::find_model(std::string_view id) const {
 Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile) {
   try {
     nlohmann::json root = parse_json_text(json_text, kL, kMaxCatalogBytes, kMaxDepth);
-    if (!root.is_object()) invalid("", "the catalog must be a JSON object");
+    if (!root.is_object()) GPUPLAN_CATALOG_INVALID("", "the catalog must be a JSON object");
     Reader r(root, "", kL);
     Catalog c;
     c.version = required_string(r, "version");
     auto fx = r.object("fx");
-    if (!fx) invalid("fx", "the exchange rate is required");
+    if (!fx) GPUPLAN_CATALOG_INVALID("fx", "the exchange rate is required");
     c.fx.cny_per_usd = required_number(*fx, "cny_per_usd", 1, 100);
     c.fx.as_of = required_date(*fx, "as_of");
     c.fx.source = required_string(*fx, "source");
     // Rent or buy's default power price (a figure, so sourced like a price);
     // the page's copy keeps the figure and drops its provenance prose.
     auto power = r.object("electricity");
-    if (!power) invalid("electricity", "the default electricity tariff {per_kwh, currency, as_of, source, confidence} is required");
+    if (!power) GPUPLAN_CATALOG_INVALID("electricity", "the default electricity tariff {per_kwh, currency, as_of, source, confidence} is required");
     c.electricity.per_kwh = required_number(*power, "per_kwh", 0.001, 100);
     c.electricity.currency = required_currency(*power, "currency");
     c.electricity.as_of = required_date(*power, "as_of");
@@ -494,7 +507,7 @@ Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile
 
     std::set<std::string> gpu_ids, platform_ids, model_ids;
     const auto* gpus = r.array("gpus");
-    if (!gpus) invalid("gpus", "the GPU list is required");
+    if (!gpus) GPUPLAN_CATALOG_INVALID("gpus", "the GPU list is required");
     for (size_t i = 0; i < gpus->size(); ++i) {
       Reader e = element(*gpus, i, "gpus", kL);
       c.gpus.push_back(read_gpu(e, profile));
@@ -508,7 +521,7 @@ Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile
       }
     }
     const auto* models = r.array("models");
-    if (!models) invalid("models", "the model presets are required");
+    if (!models) GPUPLAN_CATALOG_INVALID("models", "the model presets are required");
     for (size_t i = 0; i < models->size(); ++i) {
       Reader e = element(*models, i, "models", kL);
       c.models.push_back(read_model(e, profile));
