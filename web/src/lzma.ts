@@ -1,5 +1,5 @@
 // LZMA decompression of the page's one stream (vite.config.mts, packedPage())
-// by the page's own decoder, a freestanding wasm module of ~1.8 KB
+// by the page's own decoder, a freestanding wasm module of 1.5 KB
 // (wasm/page_lzma.cpp, written from the LZMA SDK's specification). Why wasm:
 // the stream is decoded once, cold, before any of the page's code runs, and
 // V8 runs a cold JavaScript decoder about half as fast (docs/performance.md,
@@ -12,11 +12,13 @@
 export function lzmaDecompress(decoder: Uint8Array<ArrayBuffer>, packed: Uint8Array, size: number): Uint8Array {
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(decoder));
   const memory = exports.memory as WebAssembly.Memory;
-  // Past the module's own stack: the probability tables (32 KiB), the
-  // stream, then the output.
+  // Past the module's own stack: the probability tables, the stream, then
+  // the output. The tables' room holds those of lc + lp <= 4, all the decoder
+  // accepts (wasm/page_lzma.cpp): (1846 + 0x300 << 4) 16-bit entries.
+  const probsBytes = 32768;
   const probs = memory.buffer.byteLength;
-  const at = probs + 32768;
-  memory.grow(Math.ceil((32768 + packed.length + size) / 65536));
+  const at = probs + probsBytes;
+  memory.grow(Math.ceil((probsBytes + packed.length + size) / 65536));
   new Uint8Array(memory.buffer).set(packed, at);
   const decode = exports.lzma_decode as (packed: number, packedSize: number, out: number, size: number, probs: number) => number;
   if (decode(at, packed.length, at + packed.length, size, probs) !== size) throw new Error("LZMA stream broken");
