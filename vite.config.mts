@@ -9,12 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import { firstAnswers } from './web/src/first_answer';
 import { en } from './web/src/i18n/en';
 import { zhCN } from './web/src/i18n/zh-CN';
 import { lzmaDecompress } from './web/src/lzma';
+import type { Catalog, Planner } from './web/src/types';
 import { type PackLayout, unpackWasm } from './web/src/unpack';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -190,6 +192,24 @@ function packedPage(): Plugin {
   };
 }
 
+// A fresh page's first question, answered at build time by the module the
+// page carries (web/src/first_answer.ts): the first figure of a fresh page
+// then waits for no planner call. 0.6 KiB of the page (docs/performance.md).
+function firstAnswersModule(): Plugin {
+  const virtualId = 'virtual:gpuplan-first-answers';
+  return {
+    name: 'gpuplan-first-answers',
+    resolveId: (id) => (id === virtualId ? `\0${virtualId}` : null),
+    async load(id) {
+      if (id !== `\0${virtualId}`) return null;
+      const { default: createGpuplan } = (await import(pathToFileURL(WASM_MODULE).href)) as { default: () => Promise<Planner> };
+      const planner = await createGpuplan();
+      const answers = firstAnswers(planner, JSON.parse(planner.catalog()) as Catalog);
+      return `export default ${JSON.stringify(answers)};`;
+    },
+  };
+}
+
 // The English catalog ships as its texts alone, in the order of the zh-CN
 // catalog's keys, and is keyed again at start: its ~380 keys would otherwise
 // stand a second time in the page (0.7 KiB gzipped). web/src/i18n/en.ts stays
@@ -242,5 +262,5 @@ export default defineConfig({
     reportCompressedSize: false,
     modulePreload: false,
   },
-  plugins: [dropGlueWasm(), compactEnglish(), viteSingleFile({ removeViteModuleLoader: true }), packedPage(), csp()],
+  plugins: [dropGlueWasm(), firstAnswersModule(), compactEnglish(), viteSingleFile({ removeViteModuleLoader: true }), packedPage(), csp()],
 });

@@ -94,21 +94,35 @@ const fullPlanMs = planTimes[fullName] ?? Math.max(...Object.values(planTimes));
 
 // 3. Time to first figure: navigation start to the memory figure on screen
 //    (performance mark 'gpuplan:first-figure', set by the page), headless
-//    Chromium, file://, network refused, a fresh context each run.
+//    Chromium, file://, network refused, a fresh context each run. Two pages,
+//    loaded in turn: a fresh one, whose first figure is the answer its build
+//    asked of the planner (web/src/first_answer.ts), and one opened on another
+//    form by a link (as a remembered form opens), whose first figure waits
+//    for the planner's first call. The mark says which answered.
 const { chromium } = await import('playwright-core');
 const browser = await chromium.launch({ executablePath: process.env.GPUPLAN_CHROMIUM || '/usr/bin/chromium', headless: true, chromiumSandbox: false, args: ['--disable-gpu'] });
-const firstFigure = [];
 const url = pathToFileURL(HTML).href;
+const firstLoads = {
+  fresh: { url, answer: 'build', ms: [] },
+  other_form: { url: `${url}#s=${Buffer.from(JSON.stringify({ micro_batch: 8 })).toString('base64url')}`, answer: 'planner', ms: [] },
+};
 for (let i = 0; i < RUNS + 1; i++) {
-  const context = await browser.newContext({ locale: 'zh-CN' });
-  await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.waitForSelector('#memory-total');
-  const t = await page.evaluate(() => performance.getEntriesByName('gpuplan:first-figure')[0]?.startTime);
-  if (i > 0) firstFigure.push(t); // the first run warms the disk cache
-  await context.close();
+  for (const load of Object.values(firstLoads)) {
+    const context = await browser.newContext({ locale: 'zh-CN' });
+    await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+    const page = await context.newPage();
+    await page.goto(load.url);
+    await page.waitForSelector('#memory-total');
+    const mark = await page.evaluate(() => {
+      const m = performance.getEntriesByName('gpuplan:first-figure')[0];
+      return { t: m?.startTime, answer: m?.detail?.answer };
+    });
+    if (mark.answer !== load.answer) throw new Error(`the first figure of ${load.url} was answered by ${mark.answer}, not the ${load.answer}`);
+    if (i > 0) load.ms.push(mark.t); // the first run warms the disk cache
+    await context.close();
+  }
 }
+const firstFigure = firstLoads.fresh.ms;
 
 // 4. Input to updated plan: a student changes the micro-batch (a `change`
 //    event, as when leaving the field); the page re-plans and re-renders in
@@ -142,6 +156,7 @@ const result = {
   measured_at: new Date().toISOString(),
   page: { ...weight, gzip_kib: kib(weight.gzip_bytes) },
   first_figure_ms: { median: median(firstFigure), p90: pct(firstFigure, 0.9), runs: firstFigure.length },
+  first_figure_other_form_ms: { median: median(firstLoads.other_form.ms), p90: pct(firstLoads.other_form.ms, 0.9), runs: firstLoads.other_form.ms.length },
   input_to_plan_ms: { median: updates.length ? median(updates) : null, p90: updates.length ? pct(updates, 0.9) : null, runs: updates.length },
   wasm_plan_ms: { full: fullPlanMs, per_request_median: planTimes },
   budgets: BUDGET,
@@ -152,7 +167,9 @@ writeFileSync(path.join(root, 'test-results/bench-page.json'), `${JSON.stringify
 const planOk = fullPlanMs <= BUDGET.plan_ms;
 const figOk = result.first_figure_ms.median <= BUDGET.first_figure_ms;
 weightLines();
-console.log(`time to first figure (headless Chromium, file://): median ${f1(result.first_figure_ms.median)} ms, p90 ${f1(result.first_figure_ms.p90)} ms over ${firstFigure.length} loads  [aim ${BUDGET.first_figure_ms} ms] ${figOk ? 'ok' : 'over the aim (not a CI failure)'}`);
+console.log(`time to first figure (headless Chromium, file://), fresh page: median ${f1(result.first_figure_ms.median)} ms, p90 ${f1(result.first_figure_ms.p90)} ms over ${firstFigure.length} loads  [aim ${BUDGET.first_figure_ms} ms] ${figOk ? 'ok' : 'over the aim (not a CI failure)'}`);
+const other = result.first_figure_other_form_ms;
+console.log(`  opened on another form (the planner's first call before the figure): median ${f1(other.median)} ms, p90 ${f1(other.p90)} ms over ${other.runs} loads`);
 const upd = result.input_to_plan_ms;
 console.log(upd.runs
   ? `input change to updated plan (micro-batch, headless Chromium): median ${f1(upd.median)} ms, p90 ${f1(upd.p90)} ms over ${upd.runs} changes  [aim ${BUDGET.update_ms} ms] ${upd.median <= BUDGET.update_ms ? 'ok' : 'over the aim (not a CI failure)'}`

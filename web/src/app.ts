@@ -11,6 +11,8 @@ import {
   LAST_KEY, loadLast, loadProjects, MAX_PROJECTS, mergeProjects, newId, saveLast, saveProjects, serializeFile, uniqueName,
   type Project, type StoredStatus,
 } from './storage_state';
+import firstAnswers from 'virtual:gpuplan-first-answers';
+import { figureQuestion } from './first_answer';
 import { effectiveScope, formPath, toRequest, type Request } from './request';
 import { applyPatch, decodeHash, defaultState, encodeHash, type State, type StatePatch } from './state';
 import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from './types';
@@ -328,25 +330,25 @@ export class App implements Ctx, ProjectsCtx {
   }
 
   private lastRequestJson = '';
+  // Who answered the first figure's question: the build or the planner (the
+  // first-figure mark's detail, for tests/browser and tools/bench_page.mjs).
+  private figureAnswer: 'build' | 'planner' = 'planner';
 
   // light: only the memory figure is needed (first paint). The memory does
   // not depend on the card or the plan, and one large card with no stages is
-  // the planner's quickest question.
+  // the planner's quickest question; for a fresh page's form the build has
+  // asked it already (first_answer.ts).
   private compute(light = false): void {
     const presetKind = this.catalog.models.find((m) => m.id === this.state.preset)?.kind ?? '';
     this.request = toRequest(this.state, this.lang, this.quotes, presetKind);
-    let asked = this.request;
-    if (light) {
-      const biggest = [...this.catalog.gpus].sort((a, b) => b.memory_bytes - a.memory_bytes)[0];
-      const { stages: _s, budget: _b, prefs: _p, prices: _q, ...rest } = this.request;
-      asked = { ...rest, hardware: { gpu: biggest?.id, count: this.state.gpus } };
-    }
-    const text = JSON.stringify(asked);
+    const text = light ? figureQuestion(this.request, this.catalog.gpus, this.state.gpus) : JSON.stringify(this.request);
     if (text === this.lastRequestJson) return;
     this.lastRequestJson = text;
+    const known = light && Object.hasOwn(firstAnswers, text) ? firstAnswers[text] : null;
+    if (light) this.figureAnswer = known === null ? 'planner' : 'build';
     let out: unknown;
     try {
-      out = JSON.parse(this.planner.plan(text));
+      out = JSON.parse(known ?? this.planner.plan(text));
     } catch {
       out = { error: { code: 'internal', path: '', message: this.t('error.internal') } };
     }
@@ -443,7 +445,7 @@ export class App implements Ctx, ProjectsCtx {
     }
     if (!this.figureMarked && this.response) {
       this.figureMarked = true;
-      performance.mark('gpuplan:first-figure');
+      performance.mark('gpuplan:first-figure', { detail: { answer: this.figureAnswer } });
     }
     if (focus && document.activeElement === document.body) this.root.querySelector<HTMLElement>(focus)?.focus();
   }

@@ -20,3 +20,10 @@ declare module 'virtual:gpuplan-packed' {
   export const decoderBase64: string;
   export default base64;
 }
+
+// A fresh page's first question, as request text, -> the planner's answer
+// text, asked at build time (web/src/first_answer.ts, vite.config.mts).
+declare module 'virtual:gpuplan-first-answers' {
+  const answers: Readonly<Record<string, string>>;
+  export default answers;
+}

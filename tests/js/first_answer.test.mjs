@@ -1,0 +1,52 @@
+// The first figure's question and a fresh page's answers to it, asked at build
+// time (web/src/first_answer.ts, vite.config.mts; issue #16). Run after
+// ./dev.sh build (build/wasm).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { pageModules, root } from './page_modules.mjs';
+
+const nodePath = path.join(root, 'build/wasm/bin/gpuplan.js');
+const webPath = process.env.GPUPLAN_WASM_MODULE
+  ? path.resolve(process.env.GPUPLAN_WASM_MODULE)
+  : path.join(root, 'build/wasm/bin/gpuplan.web.mjs');
+for (const p of [nodePath, webPath]) {
+  if (!existsSync(p)) throw new Error(`${p} is missing: run ./dev.sh build first`);
+}
+const nodeModule = await createRequire(import.meta.url)(nodePath)();
+const webModule = await (await import(pathToFileURL(webPath).href)).default();
+const catalog = JSON.parse(webModule.catalog());
+const m = await pageModules(['first_answer', 'state', 'request']);
+
+test('the first question asks for the memory alone, on the largest card', () => {
+  const gpus = [{ id: 'small', memory_bytes: 24e9 }, { id: 'big', memory_bytes: 141e9 }, { id: 'mid', memory_bytes: 80e9 }];
+  const request = { locale: 'en', model: { preset: 'x' }, workload: { mode: 'train' }, data: { samples: 10, epochs: 1 },
+    hardware: { gpu: 'small', count: 4 }, stages: [{ stage: 'formal', runs: 2 }], budget: { amount: 1 }, prefs: { scope: 'global' }, prices: [{}] };
+  assert.deepEqual(JSON.parse(m.first_answer.figureQuestion(request, gpus, 2)), {
+    locale: 'en', model: { preset: 'x' }, workload: { mode: 'train' }, data: { samples: 10, epochs: 1 }, hardware: { gpu: 'big', count: 2 },
+  });
+});
+
+test("a fresh page's answers: one per language, each the planner's own", () => {
+  const answers = m.first_answer.firstAnswers(webModule, catalog);
+  const questions = Object.keys(answers);
+  assert.deepEqual(questions.map((q) => JSON.parse(q).locale).sort(), ['en', 'zh-CN']);
+  for (const q of questions) {
+    // The Node module (the speed-built core behind Embind) gives the same bytes.
+    assert.equal(answers[q], nodeModule.plan(q));
+    assert.ok(JSON.parse(answers[q]).memory.per_gpu.total_bytes > 0);
+  }
+});
+
+test("the first figure's memory is the full plan's, as the page shows one then the other", () => {
+  for (const lang of ['zh-CN', 'en']) {
+    const s = m.state.defaultState();
+    const full = m.request.toRequest(s, lang, [], catalog.models.find((x) => x.id === s.preset).kind);
+    const first = JSON.parse(webModule.plan(m.first_answer.figureQuestion(full, catalog.gpus, s.gpus)));
+    const plan = JSON.parse(webModule.plan(JSON.stringify(full)));
+    assert.deepEqual(first.memory, plan.memory);
+  }
+});

@@ -1,0 +1,43 @@
+// The first figure's question, and its answers for a fresh page (issue #16:
+// first figure within 200 ms from file://). The page shows the memory figure
+// before the rest, from the planner's quickest question (figureQuestion). A
+// fresh page opens on one form in each language (defaultState), so the build
+// asks that question of the very module the page carries and ships the
+// answers (vite.config.mts, firstAnswersModule()): the first figure then waits
+// neither for the planner's first call, in which V8 compiles the ~175 KB of
+// its code that the call runs and the planner reads its catalog (about
+// 60 ms of the ~90 between the planner's start and the figure, measured
+// in headless Chromium; docs/performance.md), nor pays for it before the
+// student sees a number. Every other question, and this one for any other
+// form (a remembered one, a link's), goes to the planner as before. An answer
+// is the planner's own, byte for byte: the same wasm file, asked the same
+// request text.
+import type { Lang } from './i18n';
+import { toRequest, type Request } from './request';
+import { defaultState } from './state';
+import type { Catalog, Planner } from './types';
+
+// The memory alone (no stages, budget, preferences or quotes), on the
+// catalog's largest card so that the question never depends on the card the
+// form names; the answer's memory is per card, the same on every card.
+export function figureQuestion(request: Request, gpus: Catalog['gpus'], count: number): string {
+  const biggest = [...gpus].sort((a, b) => b.memory_bytes - a.memory_bytes)[0];
+  const { stages: _s, budget: _b, prefs: _p, prices: _q, ...rest } = request;
+  return JSON.stringify({ ...rest, hardware: { gpu: biggest?.id, count } });
+}
+
+// The languages a fresh page may open in (i18n.ts, detectLang).
+const FRESH_LANGS: readonly Lang[] = ['zh-CN', 'en'];
+
+// Question text -> the planner's answer text, for a fresh page's form in each
+// language: what the page asks first when nothing is remembered.
+export function firstAnswers(planner: Planner, catalog: Catalog): Record<string, string> {
+  const answers: Record<string, string> = {};
+  for (const lang of FRESH_LANGS) {
+    const s = defaultState();
+    const kind = catalog.models.find((m) => m.id === s.preset)?.kind ?? '';
+    const question = figureQuestion(toRequest(s, lang, [], kind), catalog.gpus, s.gpus);
+    answers[question] = planner.plan(question);
+  }
+  return answers;
+}
