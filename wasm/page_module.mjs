@@ -3,7 +3,8 @@
 // writes build/wasm/bin/gpuplan.web.mjs from this file with the wasm embedded
 // as base64 where WASM_DATA_URI stands (the page's build drops that copy and
 // hands the wasm over itself: vite.config.mts, web/src/main.ts).
-// createGpuplan({ wasmBinary }) resolves to { plan(json), catalog() }, the two
+// createGpuplan({ wasmBinary }) (or { wasmModule }, a promise of the compiled
+// module, as the page's boot script hands it) resolves to { plan(json), catalog() }, the two
 // functions the Embind modules offer (wasm/bindings.cpp), taking and giving
 // the same strings. Why not Emscripten's glue: for two UTF-8 strings in and out
 // it carries a runtime the page never uses (~2 KB of the compressed page;
@@ -31,14 +32,17 @@ function utf8(text) {
 }
 
 export default async function createGpuplan(options = {}) {
-  const binary = options.wasmBinary
+  const binary = options.wasmModule ? null : options.wasmBinary
     ?? Uint8Array.from(atob(embedded.slice(embedded.indexOf(',') + 1)), (c) => c.charCodeAt(0));
-  const { instance } = await WebAssembly.instantiate(binary, {
+  const imports = {
     // Memory views are made per call, so growing needs no notice.
     env: { emscripten_notify_memory_growth() {} },
     // Reached only through abort(): a trap, as in Emscripten's own glue.
     wasi_snapshot_preview1: { proc_exit(code) { throw new WebAssembly.RuntimeError(`Aborted(${code})`); } },
-  });
+  };
+  const instance = options.wasmModule
+    ? await WebAssembly.instantiate(await options.wasmModule, imports)
+    : (await WebAssembly.instantiate(binary, imports)).instance;
   const wasm = instance.exports;
   wasm._initialize();
   const decoder = new TextDecoder();

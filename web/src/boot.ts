@@ -11,7 +11,10 @@ import { unpackWasm } from './unpack';
 
 // What main.ts takes over.
 export interface Handoff {
-  wasm: Uint8Array;
+  // The planner's wasm, compiling: V8 compiles off the main thread while
+  // that thread parses and runs the page's script (~9 ms sooner to the
+  // planner's start than compiling after it; docs/performance.md).
+  module: Promise<WebAssembly.Module>;
   pageHtml: string;
 }
 
@@ -32,7 +35,7 @@ try {
   const bytes64 = (text: string): Uint8Array<ArrayBuffer> => (fromBase64 ? fromBase64(text) : Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
   const bytes = lzmaDecompress(bytes64(decoderBase64), bytes64(packedBase64), layout.totalBytes);
   performance.mark('gpuplan:inflated');
-  globalThis.gpuplanHandoff = { wasm: unpackWasm(bytes, layout), pageHtml };
+  globalThis.gpuplanHandoff = { module: WebAssembly.compile(unpackWasm(bytes, layout)), pageHtml };
   const script = document.createElement('script');
   script.type = 'module';
   script.textContent = new TextDecoder().decode(bytes.subarray(0, layout.jsBytes));

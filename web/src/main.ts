@@ -1,6 +1,6 @@
-// Start: take the wasm and the copy of the page as it arrived from boot.ts
-// (which decoded both, with this code, from the page's LZMA stream), start the
-// wasm planner, read its catalog, render.
+// Start: take the wasm (compiling) and the copy of the page as it arrived from
+// boot.ts (which decoded both, with this code, from the page's LZMA stream),
+// start the wasm planner, read its catalog, render.
 import createGpuplan from '@gpuplan/wasm';
 import { App } from './app';
 import { detectLang, setCatalogs, translator } from './i18n';
@@ -19,7 +19,7 @@ async function boot(): Promise<void> {
     const handoff = globalThis.gpuplanHandoff;
     if (!handoff) throw new Error('no wasm handed over (the page runs from its boot script)');
     globalThis.gpuplanHandoff = undefined;
-    const planner = await createGpuplan({ wasmBinary: handoff.wasm });
+    const planner = await createGpuplan({ wasmModule: handoff.module });
     performance.mark('gpuplan:wasm-ready');
     const catalog = JSON.parse(planner.catalog()) as Catalog;
     new App(root, catalog, planner, handoff.pageHtml).start();

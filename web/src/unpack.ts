@@ -10,7 +10,7 @@ export interface PackLayout {
 }
 
 // The wasm back in its own order, from the decompressed stream.
-export function unpackWasm(bytes: Uint8Array, layout: PackLayout): Uint8Array {
+export function unpackWasm(bytes: Uint8Array, layout: PackLayout): Uint8Array<ArrayBuffer> {
   const data = bytes.subarray(layout.jsBytes, layout.jsBytes + layout.dataBytes);
   const rest = bytes.subarray(layout.jsBytes + layout.dataBytes);
   const wasm = new Uint8Array(rest.length + data.length);
