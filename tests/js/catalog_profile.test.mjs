@@ -5,25 +5,11 @@
 // by no computation. Run after ./dev.sh build (build/wasm).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fakeCtx, pageModules } from './page_modules.mjs';
+import { fakeCtx, pageModules, plannerModules, root } from './page_modules.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const nodePath = path.join(root, 'build/wasm/bin/gpuplan.js');
-const webPath = process.env.GPUPLAN_WASM_MODULE
-  ? path.resolve(process.env.GPUPLAN_WASM_MODULE)
-  : path.join(root, 'build/wasm/bin/gpuplan.web.mjs');
-for (const p of [nodePath, webPath]) {
-  if (!existsSync(p)) throw new Error(`${p} is missing: run ./dev.sh build first`);
-}
-
-const require = createRequire(import.meta.url);
-const nodeModule = await require(nodePath)();
-// The page's ES module also runs under Node: it embeds its wasm (SINGLE_FILE).
-const webModule = await (await import(pathToFileURL(webPath).href)).default();
+const { nodeModule, webModule } = await plannerModules();
 const full = JSON.parse(nodeModule.catalog());
 const page = JSON.parse(webModule.catalog());
 

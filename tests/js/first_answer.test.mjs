@@ -3,21 +3,9 @@
 // ./dev.sh build (build/wasm).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import path from 'node:path';
-import { pageModules, root } from './page_modules.mjs';
+import { pageModules, plannerModules } from './page_modules.mjs';
 
-const nodePath = path.join(root, 'build/wasm/bin/gpuplan.js');
-const webPath = process.env.GPUPLAN_WASM_MODULE
-  ? path.resolve(process.env.GPUPLAN_WASM_MODULE)
-  : path.join(root, 'build/wasm/bin/gpuplan.web.mjs');
-for (const p of [nodePath, webPath]) {
-  if (!existsSync(p)) throw new Error(`${p} is missing: run ./dev.sh build first`);
-}
-const nodeModule = await createRequire(import.meta.url)(nodePath)();
-const webModule = await (await import(pathToFileURL(webPath).href)).default();
+const { nodeModule, webModule } = await plannerModules();
 const catalog = JSON.parse(webModule.catalog());
 const m = await pageModules(['first_answer', 'state', 'request']);
 

@@ -3,7 +3,8 @@
 // folder and imported, so the tests run the very TypeScript the page ships.
 // The message catalogs are installed as main.ts does.
 import { build } from 'rolldown';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +25,22 @@ export async function pageModules(entries = ENTRIES) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// The planner's two modules as ./dev.sh build leaves them in build/wasm/bin:
+// the Node module (gpuplan.js: the speed-built core behind Embind) and the
+// page's (gpuplan.web.mjs, or GPUPLAN_WASM_MODULE's; it embeds its wasm).
+export async function plannerModules() {
+  const nodePath = path.join(root, 'build/wasm/bin/gpuplan.js');
+  const webPath = process.env.GPUPLAN_WASM_MODULE
+    ? path.resolve(process.env.GPUPLAN_WASM_MODULE)
+    : path.join(root, 'build/wasm/bin/gpuplan.web.mjs');
+  for (const p of [nodePath, webPath]) {
+    if (!existsSync(p)) throw new Error(`${p} is missing: run ./dev.sh build first`);
+  }
+  const nodeModule = await createRequire(import.meta.url)(nodePath)();
+  const webModule = await (await import(pathToFileURL(webPath).href)).default();
+  return { nodeModule, webModule };
 }
 
 // A view context (web/src/views/context.ts) over a small catalog and a
