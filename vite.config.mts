@@ -180,7 +180,15 @@ function packedPage(): Plugin {
         const packed = lzmaCompress(whole);
         const decoder = decoderBytes();
         const decoded = Buffer.from(lzmaDecompress(decoder, packed, whole.length));
-        const layout = { jsBytes: jsBuf.length, dataBytes: data.end - data.start, dataAt: data.start, totalBytes: whole.length };
+        // The catalog's text, which the page reads from the decoded data
+        // section before the planner starts (web/src/boot.ts): the same bytes
+        // as the planner's catalog(), found once in that section.
+        const catalog = Buffer.from((await pagePlanner()).catalog(), 'utf8');
+        const catalogAt = whole.indexOf(catalog, jsBuf.length);
+        if (catalogAt < 0 || catalogAt + catalog.length > jsBuf.length + data.end - data.start || whole.indexOf(catalog, catalogAt + 1) >= 0) {
+          throw new Error("the page's catalog does not stand once, whole, in the wasm's data section");
+        }
+        const layout = { jsBytes: jsBuf.length, dataBytes: data.end - data.start, dataAt: data.start, totalBytes: whole.length, catalogAt, catalogBytes: catalog.length };
         if (!decoded.equals(whole) || !Buffer.from(unpackWasm(decoded, layout)).equals(wasm)) {
           throw new Error('the LZMA stream of the page does not decode to its script and wasm');
         }
@@ -190,6 +198,13 @@ function packedPage(): Plugin {
       }
     } },
   };
+}
+
+// The page's planner, started under Node from the module the page carries.
+let plannerStarted: Promise<Planner> | undefined;
+function pagePlanner(): Promise<Planner> {
+  plannerStarted ??= import(pathToFileURL(WASM_MODULE).href).then((m: { default: () => Promise<Planner> }) => m.default());
+  return plannerStarted;
 }
 
 // A fresh page's first question, answered at build time by the module the
@@ -202,8 +217,7 @@ function firstAnswersModule(): Plugin {
     resolveId: (id) => (id === virtualId ? `\0${virtualId}` : null),
     async load(id) {
       if (id !== `\0${virtualId}`) return null;
-      const { default: createGpuplan } = (await import(pathToFileURL(WASM_MODULE).href)) as { default: () => Promise<Planner> };
-      const planner = await createGpuplan();
+      const planner = await pagePlanner();
       const answers = firstAnswers(planner, JSON.parse(planner.catalog()) as Catalog);
       return `export default ${JSON.stringify(answers)};`;
     },

@@ -34,6 +34,7 @@ constexpr u32 kLiteral = kLen + 2 * kLenSize; // 0x300 per literal context
 // The range decoder (specification, "The range decoder"). Its state lives at
 // namespace scope, not in a struct passed by pointer: one decode at a time,
 // and the module is ~110 bytes smaller so (the page's weight, docs/performance.md).
+// So does the decoder's (below), so that a decode can pause and go on.
 const u8* in;
 u32 range;
 u32 code;
@@ -85,17 +86,28 @@ u32 length(u32 base, u32 pos_state) {
   return 16 + tree(base + 258, 8);
 }
 
+// The decoder's state between calls (lzma_start, lzma_decode); a call works
+// on local copies of the part that changes (smaller code than memory).
+struct Saved {
+  u32 pos, state, rep0, rep1, rep2, rep3;
+};
+Saved saved;
+const u8* packed_end;
+u8* out;
+u32 size;
+u32 lc, lp, pb_mask;
+
 }  // namespace
 
-// Decodes the stream of `packed_size` bytes at `packed` into `size` bytes at
-// `out`, with its probability tables at `tables` (2 × (1846 + 0x300 << 4) bytes at
-// most, 27.6 KiB: web/src/lzma.ts leaves 32): returns
-// `size`, or -1 for a stream that is broken, truncated, longer or shorter.
-extern "C" __attribute__((export_name("lzma_decode"))) int lzma_decode(const u8* packed, u32 packed_size, u8* out, u32 size, u16* tables) {
+// Starts decoding the stream of `packed_size` bytes at `packed` into `size`
+// bytes at `out`, with its probability tables at `tables` (2 × (1846 + 0x300
+// << 4) bytes at most, 27.6 KiB: web/src/lzma.ts leaves 32): returns 0, or -1
+// for a header the decoder does not take. lzma_decode then decodes.
+extern "C" __attribute__((export_name("lzma_start"))) int lzma_start(const u8* packed, u32 packed_size, u8* output, u32 output_size, u16* tables) {
   u32 d = packed[0];
-  const u32 lc = d % 9;
+  lc = d % 9;
   d /= 9;
-  const u32 lp = d % 5;
+  lp = d % 5;
   const u32 pb = d / 5;
   if (pb > 4) return -1;
   // Bytes 5-12, the uncompressed size, go unread: the page's streams (xz
@@ -109,16 +121,31 @@ extern "C" __attribute__((export_name("lzma_decode"))) int lzma_decode(const u8*
 
   // 13 header bytes, then the coder's first byte (0) and 4 code bytes.
   in = packed + 18;
+  packed_end = packed + packed_size;
   range = 0xffffffffu;
   code = (static_cast<u32>(packed[14]) << 24) | (packed[15] << 16) | (packed[16] << 8) | packed[17];
   if (packed[13] != 0 || code == range) return -1;
+  out = output;
+  size = output_size;
+  saved = Saved{};
+  pb_mask = (1u << pb) - 1;
+  return 0;
+}
 
-  u32 pos = 0;
-  u32 state = 0;
-  u32 rep0 = 0, rep1 = 0, rep2 = 0, rep3 = 0;
-  const u32 pb_mask = (1u << pb) - 1;
+// Decodes on from where the last call stopped: for `limit` < `size`, until
+// at least `limit` bytes are out (a match may take it a little past), and
+// returns how many are; for `limit` >= `size`, to the end marker, which must
+// come exactly at `size`, and returns `size`. -1: the stream is broken,
+// truncated, longer or shorter. Pausing lets the page use the first part of
+// its stream before the rest is decoded (web/src/boot.ts).
+extern "C" __attribute__((export_name("lzma_decode"))) int lzma_decode(u32 limit) {
+  auto [pos, state, rep0, rep1, rep2, rep3] = saved;
   // Each step writes at least one byte or ends, so `size` bounds the loop.
   for (;;) {
+    if (limit < size && pos >= limit) {
+      saved = Saved{pos, state, rep0, rep1, rep2, rep3};
+      return static_cast<int>(pos);
+    }
     const u32 pos_state = pos & pb_mask;
     if (!bit(kIsMatch + (state << 4) + pos_state)) {
       // A literal, coded against the byte at rep0 after a match (state >= 7).
@@ -210,6 +237,6 @@ extern "C" __attribute__((export_name("lzma_decode"))) int lzma_decode(const u8*
   if (pos != size) return -1;
   // A truncated stream reads on past its end (harmlessly, in this module's
   // memory) and is caught here.
-  if (in > packed + packed_size) return -1;
+  if (in > packed_end) return -1;
   return static_cast<int>(size);
 }

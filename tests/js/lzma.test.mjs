@@ -19,10 +19,11 @@ const tsc = spawnSync(path.join(root, 'node_modules/.bin/tsc'),
   ['--ignoreConfig', '--outDir', out, '--target', 'es2022', '--module', 'es2022', path.join(root, 'web/src/lzma.ts')], { encoding: 'utf8' });
 assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
 renameSync(path.join(out, 'lzma.js'), path.join(out, 'lzma.mjs'));
-const { lzmaDecompress: decode } = await import(pathToFileURL(path.join(out, 'lzma.mjs')).href);
+const { lzmaDecompress: decode, lzmaReader: reader } = await import(pathToFileURL(path.join(out, 'lzma.mjs')).href);
 rmSync(out, { recursive: true });
 const decoder = readFileSync(path.join(root, 'build/wasm/bin/page_lzma.wasm'));
 const lzmaDecompress = (packed, size) => decode(decoder, packed, size);
+const lzmaReader = (packed, size) => reader(decoder, packed, size);
 
 function xz(data, options) {
   const r = spawnSync('xz', ['--format=lzma', `--lzma1=${options}`, '--stdout'], { input: data, maxBuffer: 1 << 28 });
@@ -75,4 +76,27 @@ test('a broken or truncated stream is an error, not other bytes', () => {
     assert.throws(() => lzmaDecompress(bad, data.length), /LZMA stream/, `flip at ${at}`);
   }
   assert.throws(() => lzmaDecompress(packed.slice(0, packed.length - 40), data.length), /LZMA stream/, 'a truncated stream');
+});
+
+// The page reads its stream in two steps (web/src/boot.ts): the script and
+// the catalog first, the planner's code after the first figure.
+test('a stream read in steps gives the same bytes, and is checked at its end', () => {
+  for (const [name, data] of Object.entries(inputs)) {
+    for (const s of settings) {
+      const packed = xz(data, s);
+      const read = lzmaReader(packed, data.length);
+      for (const part of [0.1, 0.5, 0.9]) {
+        const bytes = Math.floor(data.length * part);
+        assert.ok(Buffer.from(read(bytes)).equals(data.subarray(0, bytes)), `${name}, ${s}: the first ${bytes} bytes`);
+      }
+      assert.ok(Buffer.from(read(data.length)).equals(data), `${name}, ${s}: the whole`);
+    }
+  }
+  const data = inputs.mixed;
+  const packed = xz(data, settings[0]);
+  const bad = packed.slice();
+  bad[packed.length - 3] ^= 0x55;
+  const read = lzmaReader(bad, data.length);
+  assert.ok(Buffer.from(read(1000)).equals(data.subarray(0, 1000)), "a flip near the end leaves the stream's start as it is");
+  assert.throws(() => read(data.length), /LZMA stream/, 'and is caught at the end');
 });

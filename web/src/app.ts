@@ -58,7 +58,13 @@ export class App implements Ctx, ProjectsCtx {
   private gpuIndex: Map<string, CatalogGpu>;
   private els!: { inputs: HTMLElement; results: HTMLElement; notes: HTMLElement; live: HTMLElement; summary: HTMLElement };
 
-  constructor(readonly root: HTMLElement, readonly catalog: Catalog, readonly planner: Planner, private readonly pageHtml: string) {
+  // The planner: set by start() once its wasm is decoded and started, which a
+  // fresh page's first figure does not wait for (first_answer.ts).
+  planner!: Planner;
+  // The planner has come and the whole page has rendered once (start()).
+  private ready = false;
+
+  constructor(readonly root: HTMLElement, readonly catalog: Catalog, private readonly pageHtml: string) {
     this.gpuIndex = new Map(catalog.gpus.map((g) => [g.id, g]));
     this.embed = isEmbed(location.search);
     const fromHash = decodeHash(location.hash);
@@ -330,6 +336,14 @@ export class App implements Ctx, ProjectsCtx {
   }
 
   private lastRequestJson = '';
+  // The request for the state, and the text asked: the request, or the
+  // first figure's question (light).
+  private question(light: boolean): string {
+    const presetKind = this.catalog.models.find((m) => m.id === this.state.preset)?.kind ?? '';
+    this.request = toRequest(this.state, this.lang, this.quotes, presetKind);
+    return light ? figureQuestion(this.request, this.catalog.gpus, this.state.gpus) : JSON.stringify(this.request);
+  }
+
   // Who answered the first figure's question: the build or the planner (the
   // first-figure mark's detail, for tests/browser and tools/bench_page.mjs).
   private figureAnswer: 'build' | 'planner' = 'planner';
@@ -339,12 +353,13 @@ export class App implements Ctx, ProjectsCtx {
   // the planner's quickest question; for a fresh page's form the build has
   // asked it already (first_answer.ts).
   private compute(light = false): void {
-    const presetKind = this.catalog.models.find((m) => m.id === this.state.preset)?.kind ?? '';
-    this.request = toRequest(this.state, this.lang, this.quotes, presetKind);
-    const text = light ? figureQuestion(this.request, this.catalog.gpus, this.state.gpus) : JSON.stringify(this.request);
+    const text = this.question(light);
     if (text === this.lastRequestJson) return;
-    this.lastRequestJson = text;
     const known = light && Object.hasOwn(firstAnswers, text) ? firstAnswers[text] : null;
+    // Before the planner has come (an edit while it starts) only the build's
+    // answers can be given; start() renders everything again once it is here.
+    if (known === null && !this.planner) return;
+    this.lastRequestJson = text;
     if (light) this.figureAnswer = known === null ? 'planner' : 'build';
     let out: unknown;
     try {
@@ -397,19 +412,18 @@ export class App implements Ctx, ProjectsCtx {
       this.footer());
     this.root.removeAttribute('aria-busy');
     this.renderNotes();
-    if (!this.figureMarked) {
-      // First load: the memory figure first, then the rest in the next task,
-      // so the student sees a number as early as possible.
+    if (!this.ready) {
+      // First load: the memory figure alone; start() renders the rest.
       this.renderResults(true);
-      window.setTimeout(() => {
-        inputs.append(scenarioView(this) ?? '', stagesView(this), workloadView(this));
-        this.renderResults();
-      }, 0);
       return;
     }
-    inputs.append(scenarioView(this) ?? '', stagesView(this), workloadView(this));
-    this.renderResults();
+    this.renderForm();
     if (focus) this.root.querySelector<HTMLElement>(focus)?.focus();
+  }
+
+  private renderForm(): void {
+    this.els.inputs.append(scenarioView(this) ?? '', stagesView(this), workloadView(this));
+    this.renderResults();
   }
 
   private renderNotes(): void {
@@ -423,6 +437,8 @@ export class App implements Ctx, ProjectsCtx {
   }
 
   renderResults(figureOnly = false): void {
+    // Until start() has the planner, the memory figure alone.
+    figureOnly ||= !this.ready;
     const focus = this.focusKey();
     this.compute(figureOnly);
     this.markInvalid();
@@ -555,12 +571,21 @@ export class App implements Ctx, ProjectsCtx {
     dialog.showModal();
   }
 
-  start(): void {
+  // loadPlanner: decodes and starts the planner's wasm (main.ts). The memory
+  // figure first, then the rest in a later task, so the student sees a number
+  // as early as possible; the figure waits for the planner only when the
+  // build has not answered its question (first_answer.ts).
+  async start(loadPlanner: () => Promise<Planner>): Promise<void> {
     if (this.embed) document.body.classList.add('embed');
+    if (!Object.hasOwn(firstAnswers, this.question(true))) this.planner = await loadPlanner();
     this.renderAll();
     // After the first render: a height measured before it is the empty
     // frame's (the wiki would shrink the frame to that first).
     if (this.embed) reportHeight();
+    await new Promise((resolve) => window.setTimeout(resolve, 0));
+    this.planner ??= await loadPlanner();
+    this.ready = true;
+    this.renderForm();
   }
 }
 

@@ -6,15 +6,19 @@
 // the wasm together is ~9 KiB smaller than gzip over the script beside the
 // compressed wasm (docs/performance.md, "The page at 175.9 KiB").
 import packedBase64, { decoderBase64, layout } from 'virtual:gpuplan-packed';
-import { lzmaDecompress } from './lzma';
+import { lzmaReader } from './lzma';
+import { opensOnOwnForm } from './opening';
 import { unpackWasm } from './unpack';
 
 // What main.ts takes over.
 export interface Handoff {
-  // The planner's wasm, compiling: V8 compiles off the main thread while
-  // that thread parses and runs the page's script (~9 ms sooner to the
-  // planner's start than compiling after it; docs/performance.md).
-  module: Promise<WebAssembly.Module>;
+  // The page's catalog (its JSON text, as the planner's catalog() gives it).
+  catalogJson: string;
+  // The planner's wasm, compiled: its code is the rest of the stream, which
+  // a fresh page decodes only when main.ts asks, once the first figure is on
+  // screen (that needs the script and the catalog alone: first_answer.ts).
+  // V8 compiles off the main thread.
+  module: () => Promise<WebAssembly.Module>;
   pageHtml: string;
 }
 
@@ -33,12 +37,24 @@ try {
   // Uint8Array.fromBase64 (ES2026) decodes natively; atob is the fallback.
   const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;
   const bytes64 = (text: string): Uint8Array<ArrayBuffer> => (fromBase64 ? fromBase64(text) : Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
-  const bytes = lzmaDecompress(bytes64(decoderBase64), bytes64(packedBase64), layout.totalBytes);
+  const read = lzmaReader(bytes64(decoderBase64), bytes64(packedBase64), layout.totalBytes);
+  // The script and the wasm's data section (the catalog among it) come first
+  // in the stream (vite.config.mts, packedPage()): about half of it.
+  const head = read(layout.jsBytes + layout.dataBytes);
   performance.mark('gpuplan:inflated');
-  globalThis.gpuplanHandoff = { module: WebAssembly.compile(unpackWasm(bytes, layout)), pageHtml };
+  const text = new TextDecoder();
+  const rest = () => WebAssembly.compile(unpackWasm(read(layout.totalBytes), layout));
+  // A page that opens on a form of its own asks the planner before its first
+  // figure: its code is decoded now and compiles while the page's script runs.
+  const compiled = opensOnOwnForm() ? rest() : null;
+  globalThis.gpuplanHandoff = {
+    catalogJson: text.decode(head.subarray(layout.catalogAt, layout.catalogAt + layout.catalogBytes)),
+    module: () => compiled ?? rest(),
+    pageHtml,
+  };
   const script = document.createElement('script');
   script.type = 'module';
-  script.textContent = new TextDecoder().decode(bytes.subarray(0, layout.jsBytes));
+  script.textContent = text.decode(head.subarray(0, layout.jsBytes));
   document.head.appendChild(script);
 } catch (e) {
   // The page's messages travel in the stream that failed: this one is

@@ -3,13 +3,18 @@
 // (wasm/page_lzma.cpp, written from the LZMA SDK's specification). Why wasm:
 // the stream is decoded once, cold, before any of the page's code runs, and
 // V8 runs a cold JavaScript decoder about half as fast (docs/performance.md,
-// "The first figure"). The build runs this same function on the stream it
-// made and fails unless it gives the page back byte for byte.
+// "The first figure"). The build runs this same code on the stream it made
+// and fails unless it gives the page back byte for byte.
+
+// The stream's first `bytes` bytes, decoded: fewer than the whole pauses the
+// decoder there, the whole (`size`) decodes to the stream's end and checks
+// it. A later call goes on where the last stopped and must ask for more.
+export type LzmaReader = (bytes: number) => Uint8Array;
 
 // `decoder`: the module's bytes; `size`: the decompressed length, known at
 // build time. A synchronous compile: the module is under the 4 KB that
 // browsers allow on the main thread.
-export function lzmaDecompress(decoder: Uint8Array<ArrayBuffer>, packed: Uint8Array, size: number): Uint8Array {
+export function lzmaReader(decoder: Uint8Array<ArrayBuffer>, packed: Uint8Array, size: number): LzmaReader {
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(decoder));
   const memory = exports.memory as WebAssembly.Memory;
   // Past the module's own stack: the probability tables, the stream, then
@@ -20,7 +25,23 @@ export function lzmaDecompress(decoder: Uint8Array<ArrayBuffer>, packed: Uint8Ar
   const at = probs + probsBytes;
   memory.grow(Math.ceil((probsBytes + packed.length + size) / 65536));
   new Uint8Array(memory.buffer).set(packed, at);
-  const decode = exports.lzma_decode as (packed: number, packedSize: number, out: number, size: number, probs: number) => number;
-  if (decode(at, packed.length, at + packed.length, size, probs) !== size) throw new Error("LZMA stream broken");
-  return new Uint8Array(memory.buffer, at + packed.length, size);
+  const start = exports.lzma_start as (packed: number, packedSize: number, out: number, size: number, probs: number) => number;
+  const decode = exports.lzma_decode as (limit: number) => number;
+  const broken = () => new Error('LZMA stream broken');
+  if (start(at, packed.length, at + packed.length, size, probs) !== 0) throw broken();
+  let decoded = 0;
+  let ended = false;
+  return (bytes) => {
+    const whole = bytes >= size;
+    if (whole ? !ended : bytes > decoded) {
+      decoded = decode(whole ? size : bytes);
+      if (whole ? decoded !== size : decoded < bytes) throw broken();
+      ended = whole;
+    }
+    return new Uint8Array(memory.buffer, at + packed.length, whole ? size : bytes);
+  };
+}
+
+export function lzmaDecompress(decoder: Uint8Array<ArrayBuffer>, packed: Uint8Array, size: number): Uint8Array {
+  return lzmaReader(decoder, packed, size)(size);
 }

@@ -1,6 +1,7 @@
-// Start: take the wasm (compiling) and the copy of the page as it arrived from
-// boot.ts (which decoded both, with this code, from the page's LZMA stream),
-// start the wasm planner, read its catalog, render.
+// Start: take the catalog, the rest of the page's stream (the planner's wasm
+// code) and the copy of the page as it arrived from boot.ts (which decoded
+// this code and the catalog from the page's LZMA stream), render the first
+// figure, start the wasm planner (app.ts, start()), render the rest.
 import createGpuplan from '@gpuplan/wasm';
 import { App } from './app';
 import { detectLang, setCatalogs, translator } from './i18n';
@@ -19,10 +20,12 @@ async function boot(): Promise<void> {
     const handoff = globalThis.gpuplanHandoff;
     if (!handoff) throw new Error('no wasm handed over (the page runs from its boot script)');
     globalThis.gpuplanHandoff = undefined;
-    const planner = await createGpuplan({ wasmModule: handoff.module });
-    performance.mark('gpuplan:wasm-ready');
-    const catalog = JSON.parse(planner.catalog()) as Catalog;
-    new App(root, catalog, planner, handoff.pageHtml).start();
+    const catalog = JSON.parse(handoff.catalogJson) as Catalog;
+    await new App(root, catalog, handoff.pageHtml).start(async () => {
+      const planner = await createGpuplan({ wasmModule: handoff.module() });
+      performance.mark('gpuplan:wasm-ready');
+      return planner;
+    });
   } catch (e) {
     const t = translator(detectLang(navigator.languages ?? [navigator.language]));
     root.replaceChildren();

@@ -2,6 +2,7 @@
 // (URL hash), and how it becomes a planner request (contract v1).
 // Anything read back from a URL is untrusted: sanitize() keeps only known
 // fields of the right type and range, and falls back to the default.
+import { LINK_PREFIX } from './opening';
 import { FRAMEWORK_IDS, type Framework } from './stack';
 import {
   BILLING, LORA_TARGETS, METHOD, MODE, MODEL_KIND, OPTIMIZER, PRECISION_INFER, PRECISION_TRAIN, RATE_UNIT,
@@ -324,15 +325,16 @@ function fromBase64Url(text: string): string {
 }
 
 export function encodeHash(s: State): string {
-  return `#s=${toBase64Url(JSON.stringify(s))}`;
+  return `${LINK_PREFIX}${toBase64Url(JSON.stringify(s))}`;
 }
 
 // null when the hash carries no state; 'invalid' when it carries a broken one.
 export function decodeHash(hash: string): State | null | 'invalid' {
-  const m = /^#s=([A-Za-z0-9_-]{1,20000})$/.exec(hash);
-  if (!m) return hash.length > 1 && hash.startsWith('#s=') ? 'invalid' : null;
+  if (!hash.startsWith(LINK_PREFIX)) return null;
+  const m = /^[A-Za-z0-9_-]{1,20000}$/.exec(hash.slice(LINK_PREFIX.length));
+  if (!m) return 'invalid';
   try {
-    return sanitize(JSON.parse(fromBase64Url(m[1])));
+    return sanitize(JSON.parse(fromBase64Url(m[0])));
   } catch {
     return 'invalid';
   }

@@ -5,9 +5,10 @@
 import type { Quote } from './prices';
 import { FILE_SCHEMA, serializeQuotes } from './prices';
 import { sanitize, type State } from './state';
+import { LAST_KEY } from './opening';
 import { asRecord, loadVersioned, type Schema, type Store } from './storage';
 
-export const LAST_KEY = 'gpuplan.last';
+export { LAST_KEY };
 export const PROJECTS_KEY = 'gpuplan.projects';
 // Schema 1 is the first of each; a later page adds migrations[1] here.
 export const LAST_SCHEMA: Schema = { key: LAST_KEY, version: 1, migrations: {} };

@@ -7,6 +7,8 @@ export interface PackLayout {
   dataBytes: number; // the wasm's data section, next
   dataAt: number; // where that section stands in the wasm
   totalBytes: number; // the whole stream decompressed
+  catalogAt: number; // where the catalog's JSON text stands in the stream (in the data section)
+  catalogBytes: number; // its length
 }
 
 // The wasm back in its own order, from the decompressed stream.
