@@ -3,15 +3,15 @@
 // before the rest, from the planner's quickest question (figureQuestion). A
 // fresh page opens on one form in each language (defaultState), so the build
 // asks that question of the very module the page carries and ships the
-// answers (vite.config.mts, firstAnswersModule()): the first figure then waits
-// neither for the planner's first call, in which V8 compiles the ~175 KB of
-// its code that the call runs and the planner reads its catalog (about
-// 60 ms of the ~90 between the planner's start and the figure, measured
-// in headless Chromium; docs/performance.md), nor pays for it before the
-// student sees a number. Every other question, and this one for any other
-// form (a remembered one, a link's), goes to the planner as before. An answer
-// is the planner's own, byte for byte: the same wasm file, asked the same
-// request text.
+// answers (vite.config.mts, firstAnswersModule()). Its first figure then waits
+// for no planner: not for the planner's first call, in which V8 compiles the
+// ~175 KB of its code that the call runs and the planner reads its catalog
+// (about 65 of the ~90 ms between the planner's start and the figure, in
+// headless Chromium; docs/performance.md), nor for decoding and starting the
+// planner's code, which follow the figure (app.ts, start(); boot.ts). Every
+// other question, and this one for any other form (a remembered one, a
+// link's), goes to the planner. An answer is the planner's own, byte for
+// byte: the same wasm file, asked the same request text.
 import type { Lang } from './i18n';
 import { toRequest, type Request } from './request';
 import { defaultState } from './state';
