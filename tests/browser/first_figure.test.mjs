@@ -4,11 +4,30 @@
 // plan shows a moment later, in both languages.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open, pageUrl } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { artifacts, launch, open, pageUrl } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
+
+// Clicks "Export JSON" the moment the first figure is in the document, before
+// the planner has come and the rest has rendered.
+function exportAtFirstFigure() {
+  const seen = new MutationObserver(() => {
+    if (!document.getElementById('memory-total')) return;
+    seen.disconnect();
+    [...document.querySelectorAll('button')].find((b) => b.textContent.includes('JSON')).click();
+  });
+  seen.observe(document, { childList: true, subtree: true });
+}
+
+async function exportedJson(page, download) {
+  const file = path.join(artifacts, `first-figure-${Date.now()}-${download.suggestedFilename()}`);
+  await download.saveAs(file);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
 
 // Records the memory figure's text as the first figure shows it, before the
 // rest of the page renders in a later task (app.ts, renderAll).
@@ -49,5 +68,24 @@ for (const locale of ['zh-CN', 'en-US']) {
     assert.equal(got.answer, 'planner');
     assert.match(got.first, /\d/);
     assert.equal(got.first, got.final);
+  });
+
+  test(`${locale}: an export asked for at the first figure is the whole plan`, async () => {
+    const context = await browser.newContext({ locale, acceptDownloads: true });
+    await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+    await context.addInitScript(exportAtFirstFigure);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const first = page.waitForEvent('download');
+    await page.goto(pageUrl);
+    const early = await exportedJson(page, await first);
+    await page.waitForSelector('#summary-text');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=JSON')]);
+    const late = await exportedJson(page, download);
+    assert.ok(late.response.gpus.length > 1 && late.response.plan);
+    assert.deepEqual(early.response, late.response);
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 }

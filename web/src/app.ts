@@ -63,6 +63,8 @@ export class App implements Ctx, ProjectsCtx {
   planner!: Planner;
   // The planner has come and the whole page has rendered once (start()).
   private ready = false;
+  private markStarted!: () => void;
+  private readonly started = new Promise<void>((resolve) => { this.markStarted = resolve; });
 
   constructor(readonly root: HTMLElement, readonly catalog: Catalog, private readonly pageHtml: string) {
     this.gpuIndex = new Map(catalog.gpus.map((g) => [g.id, g]));
@@ -505,10 +507,12 @@ export class App implements Ctx, ProjectsCtx {
       { lang: this.lang === 'zh-CN' ? 'en' : 'zh-CN', id: 'lang-toggle', 'aria-label': t('lang.switch') });
     const actions = h('div', { class: 'actions' },
       button(t('share.copy'), () => this.copyLink(), { id: 'copy-link' }),
-      button(t('export.md'), () => download('gpuplan.md', toMarkdown(this, VERSION), 'text/markdown')),
-      button(t('export.csv'), () => download('gpuplan-gpus.csv', toCsv(this), 'text/csv')),
-      button(t('export.json'), () => download('gpuplan.json', toJson(this), 'application/json')),
-      button(t('print'), () => window.print()),
+      // The plan is whole only once start() has the planner: a click before
+      // (the first figure alone is on screen) waits for it.
+      button(t('export.md'), () => void this.started.then(() => download('gpuplan.md', toMarkdown(this, VERSION), 'text/markdown'))),
+      button(t('export.csv'), () => void this.started.then(() => download('gpuplan-gpus.csv', toCsv(this), 'text/csv'))),
+      button(t('export.json'), () => void this.started.then(() => download('gpuplan.json', toJson(this), 'application/json'))),
+      button(t('print'), () => void this.started.then(() => window.print())),
       this.embed ? null : button(t('embed.open'), () => this.embedDialog(), { id: 'embed-open' }),
       this.embed ? null : button(t('download.page'), () => download('gpuplan.html', this.pageHtml, 'text/html'), { id: 'download-page' }));
     return h('header', { class: 'top' },
@@ -586,6 +590,7 @@ export class App implements Ctx, ProjectsCtx {
     this.planner ??= await loadPlanner();
     this.ready = true;
     this.renderForm();
+    this.markStarted();
   }
 }
 
