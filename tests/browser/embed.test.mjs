@@ -50,6 +50,44 @@ test('?embed=1 in an iframe is compact and reports its height', async () => {
   await context.close();
 });
 
+// A page that gets shorter (here English -> Chinese on a phone) gives the
+// wiki its new height: the frame shrinks with it, no blank space below.
+test('an embedded page that gets shorter shrinks its frame', async () => {
+  const parent = path.join(artifacts, 'embed-parent-shrink.html');
+  writeFileSync(parent, `<!doctype html><meta charset="utf-8"><title>wiki</title>
+<iframe id="gpuplan" src="${pageUrl}?embed=1" title="gpuplan" style="width:100%;border:0;height:300px"></iframe>
+<script>
+  window.addEventListener('message', function (e) {
+    var f = document.getElementById('gpuplan');
+    if (e.source === f.contentWindow && e.data && e.data.type === 'gpuplan:height') f.style.height = e.data.height + 'px';
+  });
+</script>`);
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+  const page = await context.newPage();
+  await page.goto(`file://${parent}`);
+  const frameHeight = () => page.evaluate(() => document.getElementById('gpuplan').getBoundingClientRect().height);
+  const frame = await until(page, () => page.frames().find((f) => f.url().includes('embed=1')), 'the frame');
+  await frame.waitForSelector('#summary-text');
+  // Settled: the frame holds the page's content, whatever it measured first.
+  const settled = async () => {
+    let last = -1;
+    return until(page, async () => {
+      const now = await frameHeight();
+      const body = await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+      const done = now === last && Math.abs(now - body) < 2;
+      last = now;
+      return done ? now : null;
+    }, 'the frame to take the page\'s height', 10000);
+  };
+  const english = await settled();
+  await frame.click('#lang-toggle');
+  await frame.waitForSelector('html[lang="zh-CN"]');
+  const chinese = await settled();
+  assert.ok(chinese < english - 200, `English ${english} px, then Chinese ${chinese} px`);
+  await context.close();
+});
+
 test('the embed dialog gives an iframe snippet with the current state', async () => {
   const { page, context } = await open(browser, { locale: 'en-US' });
   await page.click('#embed-open');

@@ -11,7 +11,12 @@ export function reportHeight(): void {
   if (window.parent === window) return;
   let last = 0;
   const send = (): void => {
-    const height = Math.ceil(document.documentElement.scrollHeight);
+    // The body's own height, not the document's scroll height: that is never
+    // less than the frame itself, so a page that got shorter (another
+    // language, a section closed) would keep its old height in the wiki. The
+    // body is a flow root in embed mode (styles.css), so no child's margin
+    // lies outside it.
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
     if (height === last) return;
     last = height;
     window.parent.postMessage({ type: HEIGHT_MESSAGE, height }, '*');
