@@ -414,12 +414,9 @@ export class App implements Ctx, ProjectsCtx {
       this.footer());
     this.root.removeAttribute('aria-busy');
     this.renderNotes();
-    if (!this.ready) {
-      // First load: the memory figure alone; start() renders the rest.
-      this.renderResults(true);
-      return;
-    }
-    this.renderForm();
+    // Until start() has the planner, the memory figure alone; start() renders the rest.
+    if (this.ready) this.renderForm();
+    else this.renderResults(true);
     if (focus) this.root.querySelector<HTMLElement>(focus)?.focus();
   }
 
