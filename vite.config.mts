@@ -50,7 +50,7 @@ function contentSecurityPolicy(html: string): string {
 // it to createGpuplan({ wasmBinary }) (wasm/page_module.mjs). LZMA (xz's "lzma" format, preset 9e)
 // takes the wasm to ~11 % less than Zopfli's gzip; the decoder (a wasm module
 // of its own, wasm/page_lzma.cpp, from the LZMA SDK's specification, behind
-// web/src/lzma.ts) adds ~1.5 KB to the page and some tens of ms before the
+// web/src/lzma.ts) adds ~1.7 KB to the page and some tens of ms before the
 // first figure (docs/performance.md).
 // GPUPLAN_WASM_MODULE builds the page over another build folder's module
 // (a scratch build; the default is the wasm preset's).
