@@ -7,11 +7,11 @@ export const LINK_PREFIX = '#s=';
 export const LAST_KEY = 'gpuplan.last';
 
 export function opensOnOwnForm(): boolean {
+  if (location.hash.startsWith(LINK_PREFIX)) return true;
   try {
-    return location.hash.startsWith(LINK_PREFIX) || window.localStorage.getItem(LAST_KEY) !== null;
+    return window.localStorage.getItem(LAST_KEY) !== null;
   } catch {
-    // Storage refused (a sandboxed frame, a browser setting): the page opens
-    // on a link's form or the default.
-    return location.hash.startsWith(LINK_PREFIX);
+    // Storage refused (a sandboxed frame, a browser setting): nothing remembered.
+    return false;
   }
 }
