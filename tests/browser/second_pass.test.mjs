@@ -319,6 +319,20 @@ for (const L of LANGS) {
     }
     const badges = await page.$$eval('details.platform summary .badge.good', (b) => b.map((x) => x.textContent));
     assert.ok(badges.length > 0 && badges.every((b) => b === T('有包天/包周/包月', 'daily/weekly/monthly packages')));
+    // Each platform's line: one price reads as one, and one that sells only
+    // packages is not said to have no prices (it was "无公开价格 有包月").
+    const lines = await page.$$eval('details.platform', (ds) => ds.map((d) => ({
+      summary: d.querySelector('summary').innerText,
+      billings: [...d.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-billing')),
+    })));
+    for (const { summary: line, billings } of lines) {
+      const range = line.match(/([¥$][\d,.]+)–([¥$][\d,.]+)/);
+      if (range) assert.notEqual(range[1], range[2], line);
+      const hourly = billings.some((b) => b && !(b in names));
+      if (!hourly && billings.some((b) => b in names)) {
+        assert.match(line, T(/无公开按量价格/, /no public hourly price/), line);
+      }
+    }
     await context.close();
   });
 }

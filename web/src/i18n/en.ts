@@ -247,6 +247,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'platforms.lead': 'Each platform\'s price range, billing granularity, whether storage is billed after release, queue risk, and the date and source of each price. Enter the quotes you were given; they override the catalog and stay in this browser.',
   'platform.include': 'Include in the comparison',
   'platform.noprices': 'no public prices',
+  'platform.no_hourly': 'no public hourly price',
   'platform.ask': 'Price unknown: ask the platform and enter your quote.',
   'platform.granularity': 'Billing granularity',
   'platform.minimum': 'Minimum charge',

@@ -245,6 +245,7 @@ export const zhCN = {
   'platforms.lead': '各平台的价格区间、计费粒度、释放后是否继续收存储费、排队风险、报价日期和来源。你拿到的实际报价可以填在这里，会覆盖目录价格，只保存在本机浏览器。',
   'platform.include': '纳入比较',
   'platform.noprices': '无公开价格',
+  'platform.no_hourly': '无公开按量价格',
   'platform.ask': '价格未知：请向平台询价后填写你的报价。',
   'platform.granularity': '计费粒度',
   'platform.minimum': '最低计费',
