@@ -157,5 +157,29 @@ TEST(PlanTexts, RightSizeSentenceNeverContradictsTheChosenCard) {
   }
 }
 
+// The reason read "zero3 across the 4 GPUs" / "4 张卡之间用 zero3": the
+// request's spelling, not the name a student reads in DeepSpeed's or
+// PyTorch's documentation (walk5: Llama-3.3-70B LoRA on 4 x H800).
+TEST(PlanTexts, ShardingIsNamedAsTheLibrariesNameIt) {
+  for (const char* locale : {"en", "zh-CN"}) {
+    nlohmann::json request = {
+        {"locale", locale},
+        {"model", {{"preset", "llama-3.3-70b"}}},
+        {"workload", {{"method", "lora"}, {"micro_batch", 1}, {"seq_len", 2048}, {"grad_checkpointing", true}}},
+        {"data", {{"samples", 10000}, {"epochs", 1}}},
+        {"stages", {{{"stage", "formal"}, {"runs", 1}}}},
+        {"prefs", {{"scope", "cn"}}}};
+    nlohmann::json r = run(request);
+    ASSERT_TRUE(r.contains("plan")) << r.dump();
+    const nlohmann::json& s = r["plan"]["stages"][0];
+    ASSERT_GT(s["gpus_per_run"].get<int>(), 1) << "the case needs a sharded run: " << s.dump();
+    ASSERT_NE(s["sharding"], "none");
+    const std::string why = s["why"];
+    SCOPED_TRACE(why);
+    EXPECT_FALSE(std::regex_search(why, std::regex("(^|[^A-Za-z-])(zero[123]|ddp)([^A-Za-z0-9]|$)"))) << "an internal spelling";
+    EXPECT_TRUE(std::regex_search(why, std::regex("ZeRO-[123]|DDP"))) << "the library's name";
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan::test

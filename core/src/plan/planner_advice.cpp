@@ -28,6 +28,18 @@ std::string run_time_text(double hours, Locale locale) {
   return message(locale, "duration.minutes", {fixed(std::max(1.0, minutes), 0)});
 }
 
+// A sharding as DeepSpeed and PyTorch name it in their documentation, for the
+// reasons a student reads (the request's spelling, "zero3", is for the API).
+std::string sharding_label(Sharding s) {
+  switch (s) {
+    case Sharding::ddp: return "DDP";
+    case Sharding::zero1: return "ZeRO-1";
+    case Sharding::zero2: return "ZeRO-2";
+    case Sharding::zero3: return "ZeRO-3 / FSDP";
+    default: return std::string(name_of(s));
+  }
+}
+
 std::string gb_text(double gb) {
   if (gb >= 10) return fixed(gb, 0);
   if (gb >= 1) return fixed(gb, 1);
@@ -86,7 +98,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
         {std::to_string(o.gpus_per_run)});
   } else if (o.gpus_per_run > 1) {
     add(q_.workload.sharding_requested ? "plan.why.sharding_requested" : "plan.why.sharding",
-        {std::to_string(o.gpus_per_run), name_of(o.sharding)});
+        {std::to_string(o.gpus_per_run), sharding_label(o.sharding)});
   }
   if (!o.workload_changes.empty()) {
     std::string list;
