@@ -54,6 +54,37 @@ for (const L of LANGS) {
     await context.close();
   });
 
+  // The summary's memory is what the recommended card holds: the workload as
+  // planned (it said the typed 35.8 GiB beside a 24 GB card whose plan had
+  // cut the micro-batch), with the typed figure beside it when they differ;
+  // two runs side by side on a 2-card instance are said, not left as "×2".
+  test(`${L.locale}: the summary's memory is the planned workload's, with the typed figure beside it`, async () => {
+    const { page, context } = await open(browser, { locale: L.locale });
+    const json = JSON.parse(await exported(page, T('导出 JSON', 'Export JSON')));
+    const stages = json.response.plan.stages;
+    const s = stages.find((x) => x.stage === 'formal') ?? stages[0];
+    const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+    const planned = gib(s.memory_bytes);
+    const typed = gib(json.response.memory.per_gpu.total_bytes);
+    // The default form is a case the planner changes (else pick another form).
+    assert.ok(s.workload_changes.length > 0 && planned !== typed, `${planned} vs ${typed}`);
+    const text = await summary(page);
+    const figures = text.match(/[\d.]+ GiB/g);
+    assert.deepEqual(figures, [planned, typed], text);
+    assert.match(text, T(/按方案调整后的设置/, /with the plan's changes/));
+    if (s.parallel_runs > 1) {
+      assert.ok(text.includes(T(`${s.parallel_runs} 次运行并行，每次 ${s.gpus_per_run} 张卡`, `${s.parallel_runs} runs side by side, ${s.gpus_per_run} per run`)), text);
+    }
+    // A form the plan leaves as typed says one figure.
+    await page.click('[data-key="scenario/image-classification"]');
+    await until(page, async (p) => !(await summary(p)).includes(typed), 'the classification plan');
+    const again = JSON.parse(await exported(page, T('导出 JSON', 'Export JSON')));
+    const f = again.response.plan.stages.find((x) => x.stage === 'formal');
+    assert.equal(f.workload_changes.length, 0, JSON.stringify(f.workload_changes));
+    assert.deepEqual((await summary(page)).match(/[\d.]+ GiB/g), [gib(f.memory_bytes)]);
+    await context.close();
+  });
+
   // Item 3: every money figure follows 显示货币, with the rate and its date.
   test(`${L.locale}: a USD display converts the summary, the GPU table and the budget, with the rate beside`, async () => {
     const { page, context } = await open(browser, { locale: L.locale });
@@ -288,6 +319,20 @@ for (const L of LANGS) {
     }
     const badges = await page.$$eval('details.platform summary .badge.good', (b) => b.map((x) => x.textContent));
     assert.ok(badges.length > 0 && badges.every((b) => b === T('有包天/包周/包月', 'daily/weekly/monthly packages')));
+    // Each platform's line: one price reads as one, and one that sells only
+    // packages is not said to have no prices (it was "无公开价格 有包月").
+    const lines = await page.$$eval('details.platform', (ds) => ds.map((d) => ({
+      summary: d.querySelector('summary').innerText,
+      billings: [...d.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-billing')),
+    })));
+    for (const { summary: line, billings } of lines) {
+      const range = line.match(/([¥$][\d,.]+)–([¥$][\d,.]+)/);
+      if (range) assert.notEqual(range[1], range[2], line);
+      const hourly = billings.some((b) => b && !(b in names));
+      if (!hourly && billings.some((b) => b in names)) {
+        assert.match(line, T(/无公开按量价格/, /no public hourly price/), line);
+      }
+    }
     await context.close();
   });
 }

@@ -18,15 +18,25 @@ test('the first question asks for the memory alone, on the largest card', () => 
   });
 });
 
-test("a fresh page's answers: one per language, each the planner's own", () => {
+test("a fresh page's answers: one per language, each the planner's own, cut to what the figure reads", () => {
   const answers = m.first_answer.firstAnswers(webModule, catalog);
   const questions = Object.keys(answers);
   assert.deepEqual(questions.map((q) => JSON.parse(q).locale).sort(), ['en', 'zh-CN']);
   for (const q of questions) {
-    // The Node module (the speed-built core behind Embind) gives the same bytes.
-    assert.equal(answers[q], nodeModule.plan(q));
-    assert.ok(JSON.parse(answers[q]).memory.per_gpu.total_bytes > 0);
+    // The Node module (the speed-built core behind Embind) gives the same answer.
+    const full = JSON.parse(nodeModule.plan(q));
+    const cut = JSON.parse(answers[q]);
+    assert.deepEqual(cut.memory, full.memory);
+    assert.deepEqual(cut.warnings, full.warnings);
+    assert.deepEqual(cut.gpus, full.gpus.map((g) => ({ count: g.count, fit: g.fit, fits: g.fits, id: g.id })));
+    assert.deepEqual(Object.keys(cut), ['gpus', 'memory', 'warnings']);
+    assert.ok(cut.memory.per_gpu.total_bytes > 0);
   }
+});
+
+test('an error answer is kept whole', () => {
+  const error = '{"error":{"code":"unknown_field","message":"m","path":"x"}}';
+  assert.equal(m.first_answer.figureAnswer(error), error);
 });
 
 test("the first figure's memory is the full plan's, as the page shows one then the other", () => {

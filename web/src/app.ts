@@ -485,8 +485,13 @@ export class App implements Ctx, ProjectsCtx {
     else if (b && !b.feasible) text = t('summary.infeasible', { mem: gib(lang, r.memory.per_gpu.total_bytes) });
     else if (b && b.stages.length) {
       const s = b.stages.find((x) => x.stage === 'formal') ?? b.stages[0];
+      // The stage's card holds the workload as planned, which may not be the
+      // one typed (a smaller micro-batch, checkpointing, sharding): say both.
+      const typed = gib(lang, r.memory.per_gpu.total_bytes);
+      const planned = s.memoryBytes > 0 ? gib(lang, s.memoryBytes) : typed;
       text = t('summary.plan', {
-        mem: gib(lang, r.memory.per_gpu.total_bytes), gpu: gpuName(this, s.gpu), n: num(lang, s.count),
+        mem: planned === typed ? typed : planned + t('summary.as_planned', { typed }), gpu: gpuName(this, s.gpu),
+        n: num(lang, s.count) + (s.parallel > 1 ? t('summary.parallel', { runs: num(lang, s.parallel), k: num(lang, s.perRun) }) : ''),
         platform: platformName(this, s.platform), total: cash(this, b.total, b.currency), time: hours(lang, b.wallHours),
       });
     } else text = t('summary.memory', { mem: gib(lang, r.memory.per_gpu.total_bytes), rec: gib(lang, r.memory.recommended_bytes) });

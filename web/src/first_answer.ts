@@ -10,8 +10,10 @@
 // headless Chromium; docs/performance.md), nor for decoding and starting the
 // planner's code, which follow the figure (app.ts, start(); boot.ts). Every
 // other question, and this one for any other form (a remembered one, a
-// link's), goes to the planner. An answer is the planner's own, byte for
-// byte: the same wasm file, asked the same request text.
+// link's), goes to the planner. An answer is the planner's own (the same wasm
+// file, asked the same request text), cut to what the first figure reads
+// (figureAnswer): the rest of it is half a kilobyte of the page that no one
+// sees before the full plan replaces it.
 import type { Lang } from './i18n';
 import { toRequest, type Request } from './request';
 import { defaultState } from './state';
@@ -26,6 +28,15 @@ export function figureQuestion(request: Request, gpus: Catalog['gpus'], count: n
   return JSON.stringify({ ...rest, hardware: { gpu: biggest?.id, count } });
 }
 
+// What the page shows from the first answer, until the full plan comes
+// (app.ts renderResults with figureOnly; views/memory.ts): the warnings, the
+// memory, and each card's verdict for the chosen card's line.
+export function figureAnswer(answer: string): string {
+  const r = JSON.parse(answer) as { gpus?: { id: string; count: number; fit: string; fits: boolean }[]; memory?: unknown; warnings?: unknown; error?: unknown };
+  if (r.error) return answer;
+  return JSON.stringify({ gpus: (r.gpus ?? []).map(({ count, fit, fits, id }) => ({ count, fit, fits, id })), memory: r.memory, warnings: r.warnings });
+}
+
 // The languages a fresh page may open in (i18n.ts, detectLang).
 const FRESH_LANGS: readonly Lang[] = ['zh-CN', 'en'];
 
@@ -37,7 +48,7 @@ export function firstAnswers(planner: Planner, catalog: Catalog): Record<string,
     const s = defaultState();
     const kind = catalog.models.find((m) => m.id === s.preset)?.kind ?? '';
     const question = figureQuestion(toRequest(s, lang, [], kind), catalog.gpus, s.gpus);
-    answers[question] = planner.plan(question);
+    answers[question] = figureAnswer(planner.plan(question));
   }
   return answers;
 }

@@ -62,6 +62,8 @@ export interface PlanStage {
   hours?: number; cost?: number; share?: number; wall_hours?: number; gpu_hours?: number; runs?: number;
   // contract v1.1
   sharding?: string; fit?: string; workload_changes?: { field: string; value: unknown }[];
+  // docs/api.md: per-GPU memory of one run as planned (workload_changes applied).
+  memory_bytes?: number; gpus_per_run?: number; parallel_runs?: number;
   [k: string]: unknown;
 }
 export interface PlanChange { code: string; patch?: Record<string, unknown>; saving?: number; new_total?: number; saving_is_upper_bound?: boolean; message?: string }

@@ -55,6 +55,7 @@ struct StageOption {
   double credit = 0;             // education credits spent on this stage (chosen option only)
   bool tight_memory = false;     // fits only inside the safety headroom
   std::string fit = "comfortable";  // "comfortable" or "tight" (the one verdict, evaluation.h)
+  double memory_bytes = 0;       // per GPU (what nvidia-smi shows) of one run, workload_changes applied
   Sharding sharding = Sharding::none;
   std::vector<WorkloadChange> workload_changes;  // what the planner changed so that it fits
   bool education_discount = false;

@@ -40,7 +40,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
     out += msg(code, args);
   };
   const FitChoice& choice = e_.fit(offer.gpu, c.gpus_per_run, true);
-  const std::string need_gib = fixed(choice.memory->total_bytes / kGiB, 1);
+  const std::string need_gib = fixed(o.memory_bytes / kGiB, 1);
   switch (sp.stage) {
     case Stage::debug:
       add("plan.why.debug", {percent(sp.data_fraction), gpu.name, platform, std::to_string(sp.runs), hours_text(o.run_hours)});

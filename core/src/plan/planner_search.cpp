@@ -273,6 +273,7 @@ StageOption Planner::to_option(const Candidate& c) {
   s.tight_memory = c.tight;
   const FitChoice& choice = e_.fit(o.gpu, c.gpus_per_run, true);
   s.fit = fit_name(choice.fit);
+  s.memory_bytes = choice.memory ? choice.memory->total_bytes : 0;
   s.sharding = choice.workload.sharding;
   s.workload_changes = choice.changes;
   s.education_discount = o.education;

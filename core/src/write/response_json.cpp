@@ -177,6 +177,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
     w.member("gpus_per_run", o.gpus_per_run);
     w.member("hours", w.finite(o.hours, "plan.hours"));
     w.member("instances", o.instances);
+    w.member("memory_bytes", w.bytes(o.memory_bytes, "plan.memory_bytes"));
     w.member("parallel_runs", o.parallel_runs);
   } else {
     w.member("hours", 0);

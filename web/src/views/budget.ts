@@ -16,6 +16,7 @@ export interface StageCost {
   gpuHours: number; wallHours: number; cost: number; share: number;
   feasible: boolean; why: string; storage: number; sharding: string; fit: string;
   changes: { field: string; value: unknown }[];
+  memoryBytes: number; perRun: number; parallel: number;  // one run's per-GPU memory as planned; its cards; runs side by side
 }
 export interface Budget {
   stages: StageCost[]; total: number; currency: string; feasible: boolean; within?: boolean;
@@ -40,6 +41,7 @@ export function budgetOf(ctx: Ctx): Budget | null {
     cost: fin(s.cost), share: fin(s.share), feasible: s.feasible !== false, why: typeof s.why === 'string' ? s.why : '',
     storage: fin(s.storage_cost), sharding: typeof s.sharding === 'string' ? s.sharding : '', fit: typeof s.fit === 'string' ? s.fit : '',
     changes: Array.isArray(s.workload_changes) ? (s.workload_changes as { field: string; value: unknown }[]).filter((c) => c && typeof c.field === 'string') : [],
+    memoryBytes: fin(s.memory_bytes), perRun: fin(s.gpus_per_run, 1), parallel: fin(s.parallel_runs, 1),
   }));
   // An infeasible plan is one (contract v1.1 `plan.feasible`; before it, a stage's `feasible`).
   const feasible = plan.feasible !== false && stages.every((s) => s.feasible);

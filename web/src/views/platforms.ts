@@ -97,9 +97,13 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
   const priced = offers.filter((o) => o.per_gpu_hour && !PACKAGES.has(o.billing));
   const typ = priced.map((o) => rep(o.per_gpu_hour)).filter(Number.isFinite);
   const cur = priced[0]?.currency ?? 'CNY';
-  const summaryRange = typ.length ? `${cash(ctx, Math.min(...typ), cur)}–${cash(ctx, Math.max(...typ), cur)} / ${t('unit.gpu_hour')}` : t('platform.noprices');
   const currency = p.currency ?? offers[0]?.currency ?? 'CNY';
   const packages = offers.filter((o) => PACKAGES.has(o.billing));
+  // One price reads as one ("¥1.50", not "¥1.50–¥1.50"); a platform that
+  // sells only packages has prices, just none by the hour.
+  const [lo, hi] = [Math.min(...typ), Math.max(...typ)];
+  const summaryRange = typ.length ? `${cash(ctx, lo, cur)}${hi > lo ? `–${cash(ctx, hi, cur)}` : ''} / ${t('unit.gpu_hour')}`
+    : t(packages.length ? 'platform.no_hourly' : 'platform.noprices');
   const scoped = inScope(ctx, p);
   const card = h('details', { class: 'platform', 'data-platform': p.id, open: openPlatforms.has(p.id) },
     h('summary', null, h('strong', null, platformName(ctx, p)), ` · ${label(t, 'kind', p.kind)} · ${summaryRange}`,
