@@ -2,6 +2,7 @@
 // merge patch and planned again, really fits the card.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "test_support.h"
@@ -66,6 +67,26 @@ TEST(OomDoctorTips, MixedPrecisionSpeedupIsReportedForFp32OnTensorCoreCards) {
   for (const auto& tip : r["oom_doctor"]["speed_tips"])
     if (tip["code"] == "use_mixed_precision") found = tip["speedup"].get<double>() > 1.2;
   EXPECT_TRUE(found) << r["oom_doctor"].dump();
+}
+
+// Inference has no gradients: the doctor told a vLLM user on a 4090 to use
+// "a smaller micro-batch with gradient accumulation" and "ZeRO-3 / FSDP:
+// parameters, gradients and optimizer states split across cards" (walk5).
+// An inference remedy names what an inference user changes.
+TEST(OomDoctorTexts, InferenceRemediesSpeakOfInference) {
+  for (const char* locale : {"en", "zh-CN"}) {
+    nlohmann::json r = run(nlohmann::json::parse(std::string(R"({"locale":")") + locale + R"(","model":{"preset":"qwen2.5-7b"},"workload":{"mode":"infer","precision":"bf16","micro_batch":32,"seq_len":2048,"stack":"vllm"},"hardware":{"gpu":"rtx-4090"}})"));
+    ASSERT_TRUE(r.contains("oom_doctor")) << r.dump();
+    std::set<std::string> seen;
+    for (const auto& remedy : r["oom_doctor"]["remedies"]) {
+      const std::string id = remedy["id"], text = remedy["message"];
+      SCOPED_TRACE(id + ": " + text);
+      seen.insert(id);
+      for (const char* training : {"gradient", "Gradient", "梯度", "ZeRO", "FSDP", "optimizer", "优化器"})
+        EXPECT_EQ(text.find(training), std::string::npos) << training;
+    }
+    EXPECT_TRUE(seen.count("micro_batch") && seen.count("zero3")) << r["oom_doctor"].dump();
+  }
 }
 
 }  // namespace

@@ -104,5 +104,82 @@ TEST(PlanTexts, SmallDiskIsNotZeroGigabytes) {
   }
 }
 
+// A run of minutes read "about 0.0 h per run" / "每次约 0.0 小时" (walk5: a
+// Qwen2.5-7B LoRA on 1000 samples of 1 token). Each stage's reason gives the
+// run in a unit that shows it, like the deadline texts.
+TEST(PlanTexts, ShortRunIsNotZeroHours) {
+  for (const char* locale : {"en", "zh-CN"}) {
+    nlohmann::json request = {
+        {"locale", locale},
+        {"model", {{"preset", "qwen2.5-7b"}}},
+        {"workload", {{"method", "lora"}, {"seq_len", 1}}},
+        {"data", {{"samples", 1000}}},
+        {"stages", {{{"stage", "debug"}, {"runs", 1}}, {{"stage", "formal"}, {"runs", 1}}, {{"stage", "revision"}, {"runs", 1}}}}};
+    nlohmann::json r = run(request);
+    ASSERT_TRUE(r.contains("plan")) << r.dump();
+    for (const auto& s : r["plan"]["stages"]) {
+      ASSERT_TRUE(s["feasible"].get<bool>()) << s.dump();
+      ASSERT_LT(s["run_hours"].get<double>(), 0.05) << "the case needs a run of minutes";
+      const std::string why = s["why"];
+      SCOPED_TRACE(why);
+      EXPECT_FALSE(std::regex_search(why, std::regex("(^|[^0-9.])0\\.0 ?(h|小时)"))) << "reads as zero hours";
+      EXPECT_TRUE(std::regex_search(why, std::regex("[1-9][0-9]* ?(min|分钟)"))) << "the run is given in minutes";
+    }
+  }
+}
+
+// The reason said "cards with 144 GiB or more are left out by default" while
+// the plan rented 8 x B200 (180 GB) to chase a deadline (walk5: Qwen2.5-7B
+// full fine-tune, 0.01 days). The sentence is for plans that follow it.
+TEST(PlanTexts, RightSizeSentenceNeverContradictsTheChosenCard) {
+  for (const char* locale : {"en", "zh-CN"}) {
+    nlohmann::json request = {
+        {"locale", locale},
+        {"model", {{"preset", "qwen2.5-7b"}}},
+        {"workload", {{"method", "full"}}},
+        {"data", {{"samples", 100000}, {"epochs", 3}}},
+        {"stages", {{{"stage", "formal"}, {"runs", 1}}}},
+        {"prefs", {{"deadline_days", 0.01}, {"scope", "global"}}}};
+    nlohmann::json r = run(request);
+    ASSERT_TRUE(r.contains("plan")) << r.dump();
+    const nlohmann::json& s = r["plan"]["stages"][0];
+    const std::string why = s["why"];
+    SCOPED_TRACE(why);
+    std::smatch m;
+    const std::regex limit(std::string(locale) == "en" ? "Cards with ([0-9]+) GiB or more are left out" : "默认不考虑显存 ≥ ([0-9]+) GiB");
+    const nlohmann::json catalog = nlohmann::json::parse(gpuplan::embedded_catalog_json());
+    double chosen_gib = 0;
+    for (const auto& g : catalog["gpus"])
+      if (g["id"] == s["gpu"]) chosen_gib = g["memory_bytes"].get<double>() / (1024.0 * 1024 * 1024);
+    ASSERT_GT(chosen_gib, 0) << s["gpu"];
+    ASSERT_GE(chosen_gib, 100) << "the case needs the deadline to pick a big card: " << s["gpu"];
+    if (std::regex_search(why, m, limit)) EXPECT_LT(chosen_gib, std::stod(m[1].str())) << "the reason excludes the card it chose";
+  }
+}
+
+// The reason read "zero3 across the 4 GPUs" / "4 张卡之间用 zero3": the
+// request's spelling, not the name a student reads in DeepSpeed's or
+// PyTorch's documentation (walk5: Llama-3.3-70B LoRA on 4 x H800).
+TEST(PlanTexts, ShardingIsNamedAsTheLibrariesNameIt) {
+  for (const char* locale : {"en", "zh-CN"}) {
+    nlohmann::json request = {
+        {"locale", locale},
+        {"model", {{"preset", "llama-3.3-70b"}}},
+        {"workload", {{"method", "lora"}, {"micro_batch", 1}, {"seq_len", 2048}, {"grad_checkpointing", true}}},
+        {"data", {{"samples", 10000}, {"epochs", 1}}},
+        {"stages", {{{"stage", "formal"}, {"runs", 1}}}},
+        {"prefs", {{"scope", "cn"}}}};
+    nlohmann::json r = run(request);
+    ASSERT_TRUE(r.contains("plan")) << r.dump();
+    const nlohmann::json& s = r["plan"]["stages"][0];
+    ASSERT_GT(s["gpus_per_run"].get<int>(), 1) << "the case needs a sharded run: " << s.dump();
+    ASSERT_NE(s["sharding"], "none");
+    const std::string why = s["why"];
+    SCOPED_TRACE(why);
+    EXPECT_FALSE(std::regex_search(why, std::regex("(^|[^A-Za-z-])(zero[123]|ddp)([^A-Za-z0-9]|$)"))) << "an internal spelling";
+    EXPECT_TRUE(std::regex_search(why, std::regex("ZeRO-[123]|DDP"))) << "the library's name";
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan::test

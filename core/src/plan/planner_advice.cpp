@@ -19,6 +19,27 @@ std::string duration_text(double hours, Locale locale) {
   return message(locale, "duration.minutes", {fixed(hours * 60, 0)});
 }
 
+// One run's time in a stage's reason: hours from one up ("about 35 h per
+// run", long runs stay in hours to compare with the 72 h rule beside them),
+// then whole minutes, at least one, so a short run never reads "0.0 h".
+std::string run_time_text(double hours, Locale locale) {
+  if (std::isfinite(hours) && hours >= 1) return message(locale, "duration.hours", {hours_text(hours)});
+  const double minutes = std::isfinite(hours) && hours > 0 ? std::round(hours * 60) : 0;
+  return message(locale, "duration.minutes", {fixed(std::max(1.0, minutes), 0)});
+}
+
+// A sharding as DeepSpeed and PyTorch name it in their documentation, for the
+// reasons a student reads (the request's spelling, "zero3", is for the API).
+std::string sharding_label(Sharding s) {
+  switch (s) {
+    case Sharding::ddp: return "DDP";
+    case Sharding::zero1: return "ZeRO-1";
+    case Sharding::zero2: return "ZeRO-2";
+    case Sharding::zero3: return "ZeRO-3 / FSDP";
+    default: return std::string(name_of(s));
+  }
+}
+
 std::string gb_text(double gb) {
   if (gb >= 10) return fixed(gb, 0);
   if (gb >= 1) return fixed(gb, 1);
@@ -43,26 +64,28 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
   const std::string need_gib = fixed(o.memory_bytes / kGiB, 1);
   switch (sp.stage) {
     case Stage::debug:
-      add("plan.why.debug", {percent(sp.data_fraction), gpu.name, platform, std::to_string(sp.runs), hours_text(o.run_hours)});
+      add("plan.why.debug", {percent(sp.data_fraction), gpu.name, platform, std::to_string(sp.runs), run_time_text(o.run_hours, q_.locale)});
       if (gpu.segment != Segment::consumer) add("plan.why.debug_no_consumer", {});
       break;
     case Stage::formal:
-      add("plan.why.formal", {gpu.name, std::to_string(o.gpus_per_run), platform, hours_text(o.run_hours), need_gib});
+      add("plan.why.formal", {gpu.name, std::to_string(o.gpus_per_run), platform, run_time_text(o.run_hours, q_.locale), need_gib});
       break;
     case Stage::revision:
-      add("plan.why.revision", {gpu.name, std::to_string(o.gpus_per_run), platform, hours_text(o.run_hours), need_gib});
+      add("plan.why.revision", {gpu.name, std::to_string(o.gpus_per_run), platform, run_time_text(o.run_hours, q_.locale), need_gib});
       break;
   }
   if (sp.stage != Stage::debug && smallest_fit_bytes_ > 0 && !q_.hardware) {
     const double limit = kRightSizeFactor * smallest_fit_bytes_;
     bool excluded = std::any_of(offers_.begin(), offers_.end(),
                                 [&](const PricedOffer& po) { return c_.gpus[po.gpu].memory_bytes >= limit; });
-    if (excluded) add("plan.why.right_size", {fixed(limit / kGiB, 0)});
+    // Only where the plan follows the rule: a deadline or a relaxed policy
+    // may rent one of those cards, and the sentence would then deny it.
+    if (excluded && gpu.memory_bytes < limit) add("plan.why.right_size", {fixed(limit / kGiB, 0)});
   }
   const int fit = c.fewest;
   if (o.gpus_per_run > fit) {
     double one = e_.fit(offer.gpu, fit, true).hours * sp.data_fraction;
-    add("plan.why.multi_gpu", {hours_text(one), std::to_string(o.gpus_per_run),
+    add("plan.why.multi_gpu", {run_time_text(one, q_.locale), std::to_string(o.gpus_per_run),
                                percent(choice.throughput.scaling_efficiency)});
   }
   if (o.gpus_per_run > 1 && q_.workload.mode == Mode::infer) {
@@ -75,7 +98,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
         {std::to_string(o.gpus_per_run)});
   } else if (o.gpus_per_run > 1) {
     add(q_.workload.sharding_requested ? "plan.why.sharding_requested" : "plan.why.sharding",
-        {std::to_string(o.gpus_per_run), name_of(o.sharding)});
+        {std::to_string(o.gpus_per_run), sharding_label(o.sharding)});
   }
   if (!o.workload_changes.empty()) {
     std::string list;

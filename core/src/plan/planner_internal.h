@@ -61,6 +61,10 @@ inline std::string percent(double f) { return fixed(100 * f, 0); }
 // A duration in the unit a reader would use: days from two days up, then
 // hours, minutes, "under a minute" (planner_advice.cpp). Never "0.0 days".
 std::string duration_text(double hours, Locale locale);
+// One run's time in a stage's reason: hours from one up, else minutes (at least 1).
+std::string run_time_text(double hours, Locale locale);
+// A sharding as DeepSpeed and PyTorch name it ("ZeRO-3 / FSDP"), for the reasons.
+std::string sharding_label(Sharding s);
 // Gigabytes with the digits that keep a small disk from reading "0 GB".
 std::string gb_text(double gb);
 

@@ -43,7 +43,21 @@ const RemedyText kRemedies[] = {
                   "What the plan does on this card: the changes in order of cost, added until it fits"}},
 };
 
-const Text* remedy_text(std::string_view id) {
+// Inference has no gradients, optimizer or ZeRO: the same remedies as an
+// inference user makes them (a serving engine's batch, its tensor parallel
+// or transformers' layer split: throughput.cpp, "How a generating model
+// spans several GPUs").
+const RemedyText kInferenceRemedies[] = {
+    {"micro_batch", {"减少同时生成的序列数（batch 大小，vLLM 的 max_num_seqs）：输出不变，吞吐降低",
+                     "Fewer sequences generated at once (the batch size, vLLM's max_num_seqs): same outputs, lower throughput"}},
+    {"zero3", {"把模型切分到多张卡（vLLM 的 tensor_parallel_size，或 transformers 的 device_map=\"auto\"）",
+               "Split the model across several GPUs (vLLM's tensor_parallel_size, or transformers' device_map=\"auto\")"}},
+};
+
+const Text* remedy_text(std::string_view id, Mode mode) {
+  if (mode == Mode::infer)
+    for (const auto& r : kInferenceRemedies)
+      if (r.id == id) return &r.what;
   for (const auto& r : kRemedies)
     if (r.id == id) return &r.what;
   return nullptr;
@@ -100,7 +114,7 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
   w.member("gpu", d.gpu);
   w.key("remedies").begin_array();
   for (const auto& r : d.remedies) {
-    const Text* text = remedy_text(r.id);
+    const Text* text = remedy_text(r.id, d.original.mode);
     w.begin_object();
     w.member("fits", r.fits);
     w.member("gpu_hours_factor", w.finite(r.gpu_hours_factor, "oom_doctor.gpu_hours_factor"));
