@@ -191,27 +191,39 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
   }
 
   // The workload changes, cumulative, in their order of cost (docs/api.md,
-  // "Making it fit"): each step keeps the previous ones.
+  // "Making it fit"): each step keeps the previous ones. Two orders: the
+  // recomputation first (it keeps the kernels' size), and the smaller
+  // micro-batch first (it keeps the compute: no recomputed forward pass, so
+  // often faster where the micro-batch is large; Chen et al. 2016 against
+  // Goyal et al. 2017). The time model chooses among what each order finds.
   Workload base = train ? w0 : workload_at(count);
   base.gpus = count;
-  std::vector<Workload> steps{base};
+  std::vector<Workload> steps{base}, batch_first{base};
   if (may_change && train) {
-    Workload w = base;
-    if (!w.grad_checkpointing) {
-      w.grad_checkpointing = true;
-      steps.push_back(w);
-    }
+    auto smaller_batches = [&](Workload w, std::vector<Workload>& chain) {
+      for (int d : smaller_divisors(base.micro_batch)) {
+        w.grad_accumulation = base.grad_accumulation * (base.micro_batch / d);
+        w.micro_batch = d;
+        chain.push_back(w);
+      }
+      return w;
+    };
     // 8-bit states save memory only where the optimizer holds much: a full
     // fine-tune (an adapter's states are a few hundred MB at most).
-    if (w.optimizer == Optimizer::adamw && w.method == Method::full) {
-      w.optimizer = Optimizer::adamw_8bit;
-      steps.push_back(w);
-    }
-    for (int d : smaller_divisors(base.micro_batch)) {
-      w.grad_accumulation = base.grad_accumulation * (base.micro_batch / d);
-      w.micro_batch = d;
-      steps.push_back(w);
-    }
+    const bool eight_bit = base.optimizer == Optimizer::adamw && base.method == Method::full;
+    auto memory_savers = [&](Workload w, std::vector<Workload>& chain) {
+      if (!w.grad_checkpointing) {
+        w.grad_checkpointing = true;
+        chain.push_back(w);
+      }
+      if (eight_bit) {
+        w.optimizer = Optimizer::adamw_8bit;
+        chain.push_back(w);
+      }
+      return w;
+    };
+    smaller_batches(memory_savers(base, steps), steps);
+    if (base.micro_batch > 1 && !base.grad_checkpointing) memory_savers(smaller_batches(base, batch_first), batch_first);
   }
 
   // Per sharding: the first step that fits comfortably, and the first that
@@ -222,8 +234,8 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
     Fit fit;
   };
   std::vector<Option> comfortable, tight;
-  size_t best_comfortable = steps.size(), best_tight = steps.size();
-  auto consider = [&](Workload w) {
+  size_t best_comfortable = 0, best_tight = 0;
+  auto consider = [&](const std::vector<Workload>& steps, Workload w) {
     size_t first_tight = steps.size(), first_comfortable = steps.size();
     // Only fewer changes than a lower stage needs can make this one an option.
     const size_t scan = std::max(best_comfortable, best_tight);
@@ -231,6 +243,11 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
       Workload probe = steps[k];
       probe.sharding = w.sharding;
       probe.cpu_offload = w.cpu_offload;
+      // ZeRO-Offload's optimizer is DeepSpeedCPUAdam over fp32 states on the
+      // host: bitsandbytes' 8-bit AdamW is a GPU optimizer and does not run
+      // there (and would save no GPU memory), so the offload keeps the
+      // request's optimizer.
+      if (w.cpu_offload) probe.optimizer = base.optimizer;
       const Fit f = fit_verdict(memory_of(probe).total_bytes, capacity);
       if (f != Fit::no && first_tight == steps.size()) first_tight = k;
       if (f == Fit::comfortable) {
@@ -242,6 +259,7 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
       Workload out = steps[k];
       out.sharding = w.sharding;
       out.cpu_offload = w.cpu_offload;
+      if (w.cpu_offload) out.optimizer = base.optimizer;
       return out;
     };
     if (first_comfortable < best_comfortable) {
@@ -253,10 +271,14 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
       best_tight = first_tight;
     }
   };
-  for (Sharding sh : shardings) {
-    Workload w = base;
-    w.sharding = sh;
-    consider(w);
+  for (const std::vector<Workload>* chain : {&steps, &batch_first}) {
+    if (chain->size() < 2 && chain != &steps) continue;
+    best_comfortable = best_tight = chain->size();
+    for (Sharding sh : shardings) {
+      Workload w = base;
+      w.sharding = sh;
+      consider(*chain, w);
+    }
   }
   // Last: the optimizer in host memory (DeepSpeed ZeRO-Offload: ZeRO-2 with
   // the optimizer on the CPU, Ren et al. 2021), where nothing else fits at
@@ -271,7 +293,8 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
     Workload w = base;
     w.sharding = w0.sharding_requested && count > 1 ? shardings.back() : offload_stage;
     w.cpu_offload = true;
-    consider(w);
+    best_comfortable = best_tight = steps.size();
+    consider(steps, w);
   }
 
   FitChoice out;

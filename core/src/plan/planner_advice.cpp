@@ -85,7 +85,10 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
   const int fit = c.fewest;
   if (o.gpus_per_run > fit) {
     double one = e_.fit(offer.gpu, fit, true).hours * sp.data_fraction;
-    add("plan.why.multi_gpu", {run_time_text(one, q_.locale), std::to_string(o.gpus_per_run),
+    // More cards than hold the job: for the time (seed 003's 72 h, or a
+    // deadline), or because they cost less (candidates(), `fewest_cost`).
+    const bool for_time = one > kMultiGpuAfterHours || q_.prefs.deadline_days > 0;
+    add(for_time ? "plan.why.multi_gpu" : "plan.why.multi_gpu_cheaper", {run_time_text(one, q_.locale), std::to_string(o.gpus_per_run),
                                percent(choice.throughput.scaling_efficiency)});
   }
   if (o.gpus_per_run > 1 && q_.workload.mode == Mode::infer) {

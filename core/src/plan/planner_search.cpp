@@ -44,8 +44,12 @@ void Planner::fit_gpus() {
       smallest_catalog_fit_bytes_ = capacity;
     if (!used[i] || q_.hardware) continue;
     // The smallest card that holds the job on its own, comfortably (the
-    // right-size rule's yardstick), with the changes the planner may make.
-    if (std::max(1, q_.workload.gpus) == 1 && e_.fit(i, 1, true).fit == Fit::comfortable &&
+    // right-size rule's yardstick), with the changes the planner may make;
+    // not by moving the optimizer to host memory: that card runs the step at
+    // host speed (a Llama 8B full fine-tune on a 24 GB card, ~12 x slower than
+    // an 80 GB card), so it must not rule the 80 GB cards out.
+    const FitChoice& one = e_.fit(i, 1, true);
+    if (std::max(1, q_.workload.gpus) == 1 && one.fit == Fit::comfortable && !one.workload.cpu_offload &&
         (smallest_fit_bytes_ == 0 || capacity < smallest_fit_bytes_))
       smallest_fit_bytes_ = capacity;
   }
@@ -102,6 +106,13 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
     // card is too slow or the deadline is near.
     int fewest = 0;
     double single_hours = 0;
+    // The cheapest compute of the stage on the fewest cards of this offer:
+    // more cards follow the policy also where their compute costs less (the
+    // fewest hold the job only with the optimizer in host memory, or with
+    // changes that slow every step more than the extra cards' communication
+    // does). Compute, not the total: a shorter run also holds the data disk
+    // for less time, a saving of cents that must not buy a second card.
+    double fewest_compute = std::numeric_limits<double>::infinity();
     for (int n : counts(gpu, p)) {
       if (fewest > 0 && (debug || q_.hardware)) break;
       // Past one machine only where one machine is not enough: the job does
@@ -135,7 +146,7 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
         base.relaxed = o.billing == Billing::on_demand || !q_.prefs.billing.empty();
         base.policy = base.relaxed && gpu.segment == Segment::consumer;
       }
-      if (n > fewest && single_hours <= kMultiGpuAfterHours) base.policy = false;
+      const bool more_than_needed = n > fewest && single_hours <= kMultiGpuAfterHours;
       if (!debug && smallest_fit_bytes_ > 0 && gpu.memory_bytes >= kRightSizeFactor * smallest_fit_bytes_)
         base.policy = false;
 
@@ -154,6 +165,8 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
         c.compute_cost = rc.compute_cost;
         c.storage_cost = rc.storage_cost;
         c.cost = rc.cost;
+        if (n == fewest) fewest_compute = std::min(fewest_compute, c.compute_cost);
+        if (more_than_needed && !(c.compute_cost < fewest_compute * (1 - kTieFraction))) c.policy = false;
         out.push_back(c);
       };
       if (debug) {

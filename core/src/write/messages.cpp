@@ -130,6 +130,8 @@ constexpr Template kTemplates[] = {
      "Cards with {0} GiB or more are left out by default: the job would not use them."},
     {"plan.why.multi_gpu", "单卡每次需要约 {0}（超过 3 天或赶不上截止日期），所以用 {1} 张卡（扩展效率约 {2}%）。",
      "One card would need about {0} per run (over 3 days or past the deadline), so {1} GPUs are used (scaling efficiency about {2}%)."},
+    {"plan.why.multi_gpu_cheaper", "最少的卡数每次需要约 {0}，{1} 张卡总花费反而更低（扩展效率约 {2}%）。",
+     "The fewest cards would need about {0} per run; {1} GPUs cost less in all (scaling efficiency about {2}%)."},
     {"plan.why.packed", "把 {0} 次运行排到同一台 {1} 卡实例上并行执行，少开机、少传数据。",
      "The {0} runs are packed onto one {1}-GPU instance side by side: fewer starts and data transfers."},
     {"plan.why.queued", "{0} 次运行在同一台实例上排队执行，只开机、传数据一次。",
