@@ -654,10 +654,18 @@ TEST(Planner, CategoryFollowsTheFourKinds) {
   infer["workload"] = {{"mode", "infer"}};
   EXPECT_EQ(run_plan(infer)["plan"]["category"], "inference-eval");
 
+  // The kind is the plan's (its main stage's card, count and time): an 8B
+  // LoRA that a 24 GB card holds at a smaller micro-batch is the small kind,
+  // the same on one 80 GB card is the large one.
   auto large = small_request();
   large["model"]["preset"] = "mid-8b";
   large["workload"] = {{"method", "lora"}, {"micro_batch", 4}, {"seq_len", 2048}, {"grad_checkpointing", true}};
   auto lp = run_plan(large);
+  EXPECT_EQ(stage(lp, "formal")["gpu"], "c24") << stage(lp, "formal").dump().substr(0, 300);
+  EXPECT_EQ(lp["plan"]["category"], "single-gpu-small");
+  large["hardware"] = {{"gpu", "d80"}, {"count", 1}};
+  lp = run_plan(large);
+  EXPECT_EQ(stage(lp, "formal")["gpu"], "d80") << stage(lp, "formal").dump().substr(0, 300);
   EXPECT_EQ(lp["plan"]["category"], "single-gpu-large") << lp["memory"]["per_gpu"].dump();
 
   auto multi = small_request();

@@ -107,6 +107,7 @@ class Planner {
               std::vector<Candidate>& full);
   StageOption to_option(const Candidate& c);
   Category classify();
+  Category classify(const PlanResult& r) const;
   void deadline(PlanResult& r, std::vector<std::vector<Candidate>>& fronts);
   void budget_changes(PlanResult& r);
   void nothing_fits(PlanResult& r);

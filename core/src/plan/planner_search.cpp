@@ -375,6 +375,25 @@ Category Planner::classify() {
   return Category::multi_gpu;
 }
 
+// The kind of experiment the plan makes of it: the same four kinds, read from
+// the main stage as chosen (its card, count and run time, workload changes
+// applied), so that the advice beside the plan speaks of the card the plan
+// rents ("pick the 48 or 80 GB card" beside a plan on one 24 GB card read as
+// a contradiction). Without a feasible stage, the request's own kind above.
+Category Planner::classify(const PlanResult& r) const {
+  if (q_.workload.mode == Mode::infer) return Category::inference_eval;
+  const StagePlan* main = nullptr;
+  for (const auto& sp : r.stages)
+    if (sp.feasible && (!main || sp.stage == Stage::formal)) main = &sp;
+  if (!main) return r.category;
+  const StageOption& o = main->chosen;
+  if (o.gpus_per_run > 1) return Category::multi_gpu;
+  const Gpu* gpu = c_.find_gpu(o.gpu);
+  const double full_run_hours = o.run_hours / std::max(main->data_fraction, 1e-9);
+  if (gpu && gpu->segment == Segment::consumer && full_run_hours <= 24) return Category::single_gpu_small;
+  return Category::single_gpu_large;
+}
+
 // ---------------------------------------------------------------- deadline
 
 // Moves stages to faster points of their Pareto fronts, each time the move
@@ -461,6 +480,8 @@ PlanResult Planner::run(bool with_changes) {
   uploads();
   r.wall_hours = 0;
   for (size_t i = 0; i < r.stages.size(); ++i) r.wall_hours += r.stages[i].chosen.wall_hours + r.stages[i].upload_hours;
+  r.category = classify(r);
+  r.category_advice = msg(std::string("plan.category.") + category_id(r.category));
   if (r.deadline_hours > 0) r.meets_deadline = r.wall_hours <= r.deadline_hours + 1e-9;
 
   apply_credits(r);
