@@ -123,6 +123,25 @@ TEST(Memory, ResponseCarriesTheReverseQuestionsPerGpu) {
   EXPECT_GT(r["gpus"][0]["max_seq_len"].get<int>(), 2048);
 }
 
+// A serving engine prefills at most max_num_batched_tokens tokens a step
+// (vLLM's offline default, 8192), with no score matrix; transformers'
+// generate prefills the whole batch. Qwen2.5-7B (ffn 18944, hidden 3584,
+// vocab 152064, gated MLP), 32 prompts of 2048: the one-layer MLP peak at
+// 8192 tokens in bf16, plus each sequence's last-position fp32 logits.
+TEST(Memory, AServingEnginePrefillsOneStepOfTokens) {
+  Request q = request(R"({"mode":"infer","precision":"bf16","micro_batch":32,"seq_len":2048,"stack":"vllm"})", "qwen2.5-7b");
+  const double served = component(estimate_memory(q.model, q.workload), "activations");
+  EXPECT_DOUBLE_EQ(served, 8192.0 * (3 * 18944 + 2 * 3584) * 2 + 32.0 * 152064 * 4);
+  q.workload.stack = Stack::eager;
+  const double eager = component(estimate_memory(q.model, q.workload), "activations");
+  EXPECT_DOUBLE_EQ(eager, 32.0 * 2048 * (3 * 18944 + 2 * 3584) * 2 + 32.0 * 152064 * 4);
+  // Fewer tokens than a step: the batch as it is.
+  q.workload.stack = Stack::vllm;
+  q.workload.micro_batch = 2;
+  EXPECT_DOUBLE_EQ(component(estimate_memory(q.model, q.workload), "activations"),
+                   2.0 * 2048 * (3 * 18944 + 2 * 3584) * 2 + 2.0 * 152064 * 4);
+}
+
 TEST(Memory, GradientsAndActivationsPeakAtDifferentMoments) {
   // Without accumulation, backward frees activations while gradients appear:
   // the peak is the larger of the two, not their sum. Accumulating keeps the

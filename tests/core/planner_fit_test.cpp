@@ -330,6 +330,25 @@ TEST(PlannerFit, ASmallerMicroBatchBeatsRecomputationWhereItIsFaster) {
   EXPECT_NEAR(f["run_hours"].get<double>(), batch_first, 1e-6 * batch_first);
 }
 
+// vLLM splits a model only over counts that divide its attention heads (and
+// its key/value heads, or a whole multiple of them): Qwen2.5-7B's 28 and 4
+// over 1, 2 or 4 cards. The GPU table offered 3 x RTX 2080 Ti.
+TEST(PlannerFit, ServingSplitsTheHeadsEvenly) {
+  const auto r = run(nlohmann::json::parse(R"({"locale":"en","model":{"preset":"qwen2.5-7b"},
+    "workload":{"mode":"infer","precision":"bf16","micro_batch":64,"seq_len":4096,"stack":"vllm"},
+    "data":{"samples":20000},"stages":[{"stage":"formal","runs":1}],"prefs":{"scope":"global"}})"));
+  int split = 0;
+  for (const auto& g : r["gpus"]) {
+    if (!g["fits"].get<bool>()) continue;
+    const int n = g["count"];
+    split += n > 1;
+    EXPECT_TRUE(n == 1 || n == 2 || n == 4) << g["id"] << " x" << n;
+  }
+  EXPECT_GT(split, 0) << "no card needs a split: pick a larger batch";
+  for (const auto& s : r["plan"]["stages"])
+    if (s["feasible"].get<bool>()) EXPECT_EQ(28 % s["gpus_per_run"].get<int>(), 0) << s.dump().substr(0, 300);
+}
+
 // The planner changes nothing a job does not need.
 TEST(PlannerFit, AJobThatFitsIsNotChanged) {
   auto r = run(nlohmann::json::parse(R"({"locale":"en","model":{"preset":"resnet-50"},

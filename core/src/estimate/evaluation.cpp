@@ -170,6 +170,18 @@ std::vector<int> smaller_divisors(int micro_batch) {
 // communication, fewer flags a student must set).
 constexpr double kSpeedTieFraction = 0.005;
 
+// Whether a serving engine can split the model over `count` GPUs by tensor
+// parallelism: vLLM requires the attention heads to divide evenly, and the
+// key/value heads too, or to be replicated a whole number of times
+// (vllm/model_executor/layers/linear.py QKVParallelLinear; "Total number of
+// attention heads must be divisible by tensor parallel size"). Qwen2.5-7B's
+// 28 heads and 4 KV heads split over 1, 2 or 4 cards, never 3 or 8.
+bool tensor_parallel_divides(const ModelSpec& m, int count) {
+  if (count <= 1 || m.heads <= 0) return true;
+  const int kv = m.kv_heads > 0 ? m.kv_heads : m.heads;
+  return m.heads % count == 0 && (kv % count == 0 || count % kv == 0);
+}
+
 }  // namespace
 
 FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
@@ -181,7 +193,10 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
   // The shardings to try, least communication first.
   std::vector<Sharding> shardings;
   if (!train) {
-    shardings.push_back(workload_at(count).sharding);  // inference: weights split over several cards
+    const Sharding split = workload_at(count).sharding;
+    // A count the engine cannot split the heads over holds nothing.
+    if (!(split == Sharding::zero3 && tensor_parallel_decode(w0) && !tensor_parallel_divides(q_.model, count)))
+      shardings.push_back(split);  // inference: weights split over several cards
   } else if (w0.sharding_requested) {
     shardings.push_back(count == 1 && w0.sharding == Sharding::ddp ? Sharding::none : w0.sharding);
   } else if (count == 1) {
@@ -304,7 +319,7 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
     // Nothing fits: the request's workload as given, for the figures gpus[]
     // shows (the planner skips the count and reads none of them).
     Workload w = base;
-    w.sharding = shardings.front();
+    w.sharding = shardings.empty() ? workload_at(count).sharding : shardings.front();
     out.workload = w;
     out.memory = &memory_of(w);
     if (!may_change) {

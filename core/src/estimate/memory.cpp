@@ -515,11 +515,21 @@ MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const 
   // Prefill peak: one layer's MLP intermediates for the whole prompt (in and
   // out of the activation), the score matrix with eager attention (fp32
   // softmax plus its half copy), and the last position's fp32 logits.
+  // A serving engine never runs the whole batch's prompts in one forward
+  // pass: vLLM schedules at most max_num_batched_tokens tokens a step,
+  // prefill chunks and decodes together (8192 for its offline LLM class on
+  // cards under 70 GiB, 2048 for its API server; 16384 and 8192 on larger
+  // cards but the A100: vllm/engine/arg_utils.py, EngineArgs), and profiles
+  // its peak with a pass of that size; its attention kernels hold no score
+  // matrix. The cap is the offline default of most cards: the bigger cards'
+  // 16384 would add one more such pass's MLP intermediates, ~1 GiB for a 7B.
   const double b = w.micro_batch, tokens = double(w.seq_len);
   const double act = compute_bytes(w.precision == Precision::fp32 ? Precision::fp32 : Precision::bf16_true);
   const double f = double(m.ffn) * std::max(1, m.experts_per_token);
-  double mlp = b * tokens * ((m.gated_mlp ? 3 : 2) * f + 2.0 * m.hidden) * act;
-  double scores = w.flash_attention ? 0 : b * m.heads * tokens * tokens * (4 + act);
+  constexpr double kVllmTokensPerStep = 8192;
+  const double prefill_tokens = w.stack == Stack::vllm ? std::min(b * tokens, kVllmTokensPerStep) : b * tokens;
+  double mlp = prefill_tokens * ((m.gated_mlp ? 3 : 2) * f + 2.0 * m.hidden) * act;
+  double scores = w.flash_attention || w.stack == Stack::vllm ? 0 : b * m.heads * tokens * tokens * (4 + act);
   double logits = m.kind == ModelKind::encoder ? 0 : b * m.vocab * 4;
   add(e, "activations", mlp + scores + logits);
   return finish(e);
