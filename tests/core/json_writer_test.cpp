@@ -103,26 +103,40 @@ TEST(JsonWriter, NonFiniteIsAFailureAndNull) {
     EXPECT_EQ(w.failure(), "non-finite number in the response") << x;
     EXPECT_EQ(w.take(), "[null,1.5]") << x;
   }
+  // In an object the failure names the member's key; the first one is kept.
   JsonWriter w;
-  EXPECT_EQ(w.finite(2.5, "a"), 2.5);
+  w.begin_object();
+  w.member("a", 2.5);
   EXPECT_TRUE(w.ok());
-  EXPECT_EQ(w.finite(std::numeric_limits<double>::quiet_NaN(), "plan.total_cost"), 0.0);
-  EXPECT_EQ(w.finite(std::numeric_limits<double>::infinity(), "hours"), 0.0);
+  w.member("hours", std::numeric_limits<double>::quiet_NaN());
+  w.member("total_cost", std::numeric_limits<double>::infinity());
+  w.end_object();
   EXPECT_FALSE(w.ok());
-  EXPECT_EQ(w.failure(), "non-finite value in plan.total_cost");  // the first failure is the one kept
+  EXPECT_EQ(w.failure(), "non-finite value in hours");
+  EXPECT_EQ(w.take(), R"({"a":2.5,"hours":null,"total_cost":null})");
 }
 
 TEST(JsonWriter, BytesRoundAndSaturate) {
-  JsonWriter w;
-  EXPECT_EQ(w.bytes(1536.4, "b"), 1536);
-  EXPECT_EQ(w.bytes(1536.5, "b"), 1537);
-  EXPECT_EQ(w.bytes(25769803776.0, "b"), 25769803776);
+  auto written = [](double bytes) {
+    JsonWriter w;
+    w.begin_object();
+    w.member("b", Bytes{bytes});
+    w.end_object();
+    EXPECT_TRUE(w.ok()) << bytes;
+    return w.take();
+  };
+  EXPECT_EQ(written(1536.4), R"({"b":1536})");
+  EXPECT_EQ(written(1536.5), R"({"b":1537})");
+  EXPECT_EQ(written(25769803776.0), R"({"b":25769803776})");
   // Beyond int64: 2^63 - 1024 (the largest double below 2^63), not a wrapped or negative count.
-  EXPECT_EQ(w.bytes(1e20, "b"), 9223372036854774784);
-  EXPECT_EQ(w.bytes(9.2233720368547758e18, "b"), 9223372036854774784);
-  EXPECT_TRUE(w.ok());
-  EXPECT_EQ(w.bytes(std::numeric_limits<double>::infinity(), "memory"), 0);
+  EXPECT_EQ(written(1e20), R"({"b":9223372036854774784})");
+  EXPECT_EQ(written(9.2233720368547758e18), R"({"b":9223372036854774784})");
+  JsonWriter w;
+  w.begin_object();
+  w.member("memory", Bytes{std::numeric_limits<double>::infinity()});
+  w.end_object();
   EXPECT_EQ(w.failure(), "non-finite value in memory");
+  EXPECT_EQ(w.take(), R"({"memory":null})");
 }
 
 TEST(JsonWriter, NestedStructureAndKeyOrder) {

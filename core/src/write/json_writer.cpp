@@ -144,7 +144,10 @@ void JsonWriter::value(bool b) {
 
 void JsonWriter::value(double x) {
   if (!std::isfinite(x)) {
-    fail("non-finite number in the response");
+    // The key names the figure (the writer is in an object's member, or in
+    // an array, which has none).
+    const std::string_view key = last_keys_.empty() ? std::string_view() : last_keys_.back();
+    fail(key.empty() ? std::string("non-finite number in the response") : "non-finite value in " + std::string(key));
     null();
     return;
   }
@@ -168,14 +171,9 @@ void JsonWriter::value(uint64_t i) {
   put(buffer.data(), static_cast<size_t>(result.ptr - buffer.data()));
 }
 
-double JsonWriter::finite(double x, const char* what) {
-  if (std::isfinite(x)) return x;
-  fail(std::string("non-finite value in ") + what);
-  return 0;
-}
-
-int64_t JsonWriter::bytes(double x, const char* what) {
-  return static_cast<int64_t>(std::llround(std::min(finite(x, what), 9.2233720368547748e18)));
+void JsonWriter::value(Bytes b) {
+  if (!std::isfinite(b.count)) return value(b.count);
+  value(static_cast<int64_t>(std::llround(std::min(b.count, 9.2233720368547748e18))));
 }
 
 void JsonWriter::null() {

@@ -33,6 +33,15 @@
 
 namespace gpuplan {
 
+// A byte count, written as an integer: a request at the edge of the allowed
+// ranges (a 16M-token sequence of a 16M-word vocabulary) can ask for more
+// than an int64 holds, so it saturates at 2^63 - 1024 (more than any
+// machine) instead of converting out of range (llround's result is
+// unspecified there).
+struct Bytes {
+  double count;
+};
+
 class JsonWriter {
  public:
   JsonWriter();
@@ -49,7 +58,10 @@ class JsonWriter {
   void value(const char* s) { value(std::string_view(s)); }
   void value(const std::string& s) { value(std::string_view(s)); }
   void value(bool b);
-  void value(double x);  // null and a failure when not finite
+  // A non-finite number is written as null and recorded as the failure,
+  // naming the member's key ("non-finite value in hours").
+  void value(double x);
+  void value(Bytes b);
   void value(int64_t i);
   void value(uint64_t i);
   void null();
@@ -66,14 +78,6 @@ class JsonWriter {
     value(v);
   }
 
-  // The response's numbers: x when finite; otherwise a failure naming what
-  // ("non-finite value in <what>") and 0 in its place.
-  double finite(double x, const char* what);
-  // A byte count as an integer. A request at the edge of the allowed ranges
-  // (a 16M-token sequence of a 16M-word vocabulary) can ask for more than an
-  // int64 holds: saturate at 2^63 - 1024 (more than any machine) instead of
-  // converting out of range (llround's result is unspecified there).
-  int64_t bytes(double x, const char* what);
 
   // Whether every rule held; if not, the first failure, in words.
   bool ok() const { return failure_.empty(); }

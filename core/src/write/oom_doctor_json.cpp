@@ -108,7 +108,7 @@ void write_patch(JsonWriter& w, const Remedy& r, const Workload& o) {
 
 void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
   w.begin_object();
-  w.member("capacity_bytes", w.bytes(d.capacity_bytes, "oom_doctor.capacity_bytes"));
+  w.member("capacity_bytes", Bytes{d.capacity_bytes});
   w.member("count", d.count);
   w.member("fits", d.fits);
   w.member("gpu", d.gpu);
@@ -117,7 +117,7 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
     const Text* text = remedy_text(r.id, d.original.mode);
     w.begin_object();
     w.member("fits", r.fits);
-    w.member("gpu_hours_factor", w.finite(r.gpu_hours_factor, "oom_doctor.gpu_hours_factor"));
+    w.member("gpu_hours_factor", r.gpu_hours_factor);
     w.member("gradient_accumulation", r.gradient_accumulation);
     w.member("id", r.id);
     if (text)
@@ -127,8 +127,8 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
     w.key("patch");
     write_patch(w, r, d.original);
     w.member("quality_impact", quality_name(r.quality));
-    w.member("time_factor", w.finite(r.time_factor, "oom_doctor.time_factor"));
-    w.member("total_bytes", w.bytes(r.memory.total_bytes, "oom_doctor.remedies.total_bytes"));
+    w.member("time_factor", r.time_factor);
+    w.member("total_bytes", Bytes{r.memory.total_bytes});
     w.end_object();
   }
   w.end_array();
@@ -137,7 +137,7 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
     w.begin_object();
     w.member("code", "use_mixed_precision");
     w.member("message", message(locale, "tip.mixed_precision", {format_number(std::round(d.mixed_precision_speedup * 10) / 10)}));
-    w.member("speedup", w.finite(d.mixed_precision_speedup, "oom_doctor.speed_tips"));
+    w.member("speedup", d.mixed_precision_speedup);
     w.end_object();
   }
   w.begin_object();
@@ -145,7 +145,7 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
   w.member("message", message(locale, "tip.data_loader"));
   w.end_object();
   w.end_array();
-  w.member("total_bytes", w.bytes(d.total_bytes, "oom_doctor.total_bytes"));
+  w.member("total_bytes", Bytes{d.total_bytes});
   w.end_object();
 }
 
