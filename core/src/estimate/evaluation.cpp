@@ -213,32 +213,30 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
   // Goyal et al. 2017). The time model chooses among what each order finds.
   Workload base = train ? w0 : workload_at(count);
   base.gpus = count;
+  // (The second order stops at micro-batch 1: the first order's later steps
+  // add the memory savers to the smaller batches.)
   std::vector<Workload> steps{base}, batch_first{base};
   if (may_change && train) {
-    auto smaller_batches = [&](Workload w, std::vector<Workload>& chain) {
-      for (int d : smaller_divisors(base.micro_batch)) {
-        w.grad_accumulation = base.grad_accumulation * (base.micro_batch / d);
-        w.micro_batch = d;
-        chain.push_back(w);
-      }
-      return w;
-    };
+    Workload w = base;
+    if (!w.grad_checkpointing) {
+      w.grad_checkpointing = true;
+      steps.push_back(w);
+    }
     // 8-bit states save memory only where the optimizer holds much: a full
     // fine-tune (an adapter's states are a few hundred MB at most).
-    const bool eight_bit = base.optimizer == Optimizer::adamw && base.method == Method::full;
-    auto memory_savers = [&](Workload w, std::vector<Workload>& chain) {
-      if (!w.grad_checkpointing) {
-        w.grad_checkpointing = true;
-        chain.push_back(w);
-      }
-      if (eight_bit) {
-        w.optimizer = Optimizer::adamw_8bit;
-        chain.push_back(w);
-      }
-      return w;
-    };
-    smaller_batches(memory_savers(base, steps), steps);
-    if (base.micro_batch > 1 && !base.grad_checkpointing) memory_savers(smaller_batches(base, batch_first), batch_first);
+    if (w.optimizer == Optimizer::adamw && w.method == Method::full) {
+      w.optimizer = Optimizer::adamw_8bit;
+      steps.push_back(w);
+    }
+    for (int d : smaller_divisors(base.micro_batch)) {
+      Workload b = base;
+      b.grad_accumulation = base.grad_accumulation * (base.micro_batch / d);
+      b.micro_batch = d;
+      w.grad_accumulation = b.grad_accumulation;
+      w.micro_batch = d;
+      steps.push_back(w);
+      if (!base.grad_checkpointing) batch_first.push_back(b);
+    }
   }
 
   // Per sharding: the first step that fits comfortably, and the first that
