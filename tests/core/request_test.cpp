@@ -31,6 +31,22 @@ TEST(Request, PresetOnlyGetsDocumentedDefaults) {
   EXPECT_FALSE(q.hardware.has_value());
 }
 
+// A vision transformer's sequence follows its image: (image / patch)^2 + 1
+// (ViT-B/16 at 224 px: 197 tokens, where an encoder's default was 512).
+TEST(Request, AVisionTransformersSequenceIsItsPatches) {
+  auto seq = [](const std::string& workload) {
+    Result<Request> r = parse_request(R"({"model":{"preset":"vit-base"},"workload":)" + workload + "}", embedded_catalog());
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? r.value().workload.seq_len : -1;
+  };
+  EXPECT_EQ(seq(R"({"method":"full"})"), 197);
+  EXPECT_EQ(seq(R"({"image_size":384})"), 577);
+  EXPECT_EQ(seq(R"({"image_size":384,"seq_len":300})"), 300);  // a given sequence is kept
+  Result<Request> bert = parse_request(R"({"model":{"preset":"bert-base"}})", embedded_catalog());
+  ASSERT_TRUE(bert.ok());
+  EXPECT_EQ(bert.value().workload.seq_len, 512);
+}
+
 TEST(Request, OverridesOnTopOfPreset) {
   Result<Request> r = parse_request(R"({"model":{"preset":"llama-2-7b","layers":16}})", embedded_catalog());
   ASSERT_TRUE(r.ok());

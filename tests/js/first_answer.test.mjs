@@ -42,7 +42,7 @@ test('an error answer is kept whole', () => {
 test("the first figure's memory is the full plan's, as the page shows one then the other", () => {
   for (const lang of ['zh-CN', 'en']) {
     const s = m.state.defaultState();
-    const full = m.request.toRequest(s, lang, [], catalog.models.find((x) => x.id === s.preset).kind);
+    const full = m.request.toRequest(s, lang, [], catalog.models.find((x) => x.id === s.preset));
     const first = JSON.parse(webModule.plan(m.first_answer.figureQuestion(full, catalog.gpus, s.gpus)));
     const plan = JSON.parse(webModule.plan(JSON.stringify(full)));
     assert.deepEqual(first.memory, plan.memory);

@@ -20,6 +20,16 @@ test('state: scope is sanitized and survives the share link', () => {
 });
 
 // --- request ------------------------------------------------------------------
+// A vision transformer is sized by its image: the planner counts its patches
+// (docs/api.md, model.patch_size), so the page sends the image size, no sequence.
+test('request: a vision transformer sends its image size, not a sequence length', () => {
+  const d = m.state.defaultState();
+  const vit = m.request.toRequest({ ...d, preset: 'vit-base' }, 'zh-CN', [], { kind: 'encoder', patch_size: 16 }).workload;
+  assert.equal(vit.seq_len, undefined);
+  assert.equal(vit.image_size, 224);
+  assert.equal(m.request.toRequest({ ...d, preset: 'bert-base' }, 'zh-CN', [], { kind: 'encoder' }).workload.seq_len, d.seq_len);
+});
+
 test('request: prefs.scope is sent only when the switch differs from the locale default', () => {
   const d = m.state.defaultState();
   assert.equal(m.request.toRequest(d, 'zh-CN', []).prefs?.scope, undefined);

@@ -60,7 +60,7 @@ export function fakeCtx(m, { lang = 'zh-CN', state = {}, response = null, catalo
   const s = { ...m.state.defaultState(), ...state };
   const ctx = {
     state: s, lang, t: m.i18n.translator(lang), catalog: cat, planner: null, quotes: [], response, error: null, embed: false,
-    request: m.request.toRequest(s, lang, [], 'decoder'),
+    request: m.request.toRequest(s, lang, [], { kind: 'decoder' }),
     gpu: (id) => cat.gpus.find((g) => g.id === id),
     set() {}, setQuotes() {}, notify() {}, apply() {},
   };

@@ -341,8 +341,7 @@ export class App implements Ctx, ProjectsCtx {
   // The request for the state, and the text asked: the request, or the
   // first figure's question (light).
   private question(light: boolean): string {
-    const presetKind = this.catalog.models.find((m) => m.id === this.state.preset)?.kind ?? '';
-    this.request = toRequest(this.state, this.lang, this.quotes, presetKind);
+    this.request = toRequest(this.state, this.lang, this.quotes, this.catalog.models.find((m) => m.id === this.state.preset));
     return light ? figureQuestion(this.request, this.catalog.gpus, this.state.gpus) : JSON.stringify(this.request);
   }
 

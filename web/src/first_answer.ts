@@ -46,8 +46,7 @@ export function firstAnswers(planner: Planner, catalog: Catalog): Record<string,
   const answers: Record<string, string> = {};
   for (const lang of FRESH_LANGS) {
     const s = defaultState();
-    const kind = catalog.models.find((m) => m.id === s.preset)?.kind ?? '';
-    const question = figureQuestion(toRequest(s, lang, [], kind), catalog.gpus, s.gpus);
+    const question = figureQuestion(toRequest(s, lang, [], catalog.models.find((m) => m.id === s.preset)), catalog.gpus, s.gpus);
     answers[question] = figureAnswer(planner.plan(question));
   }
   return answers;

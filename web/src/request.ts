@@ -1,5 +1,6 @@
 // State -> planner request (contract v1, docs/api.md). Only fields the user
 // can change are sent; the planner fills every other default itself.
+import type { CatalogModel } from './types';
 import type { Lang } from './i18n';
 import type { Quote } from './prices';
 import { stageRuns, type State } from './state';
@@ -15,8 +16,15 @@ export function effectiveScope(s: State, lang: Lang): 'cn' | 'global' {
   return s.scope || defaultScope(lang);
 }
 
-// presetKind: the catalog's kind for a preset model (a CNN takes an image size).
-export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''): Request {
+// Whether a preset is sized by its image rather than a sequence: a CNN, or a
+// vision transformer, whose tokens the planner counts from the image size
+// (docs/api.md, model.patch_size).
+export function sizedByImage(m: Pick<CatalogModel, 'kind' | 'patch_size'> | undefined): boolean {
+  return m?.kind === 'cnn' || (m?.patch_size ?? 0) > 0;
+}
+
+// preset: the catalog's entry for the state's preset model.
+export function toRequest(s: State, lang: Lang, quotes: Quote[], preset?: Pick<CatalogModel, 'kind' | 'patch_size'>): Request {
   const model: Record<string, unknown> =
     s.source === 'preset'
       ? { preset: s.preset }
@@ -26,7 +34,7 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
           gated_mlp: s.custom.gated_mlp, tied_embeddings: s.custom.tied_embeddings,
           ...(s.custom.experts > 1 ? { experts: s.custom.experts, experts_per_token: s.custom.experts_per_token } : {}),
         };
-  const isCnn = (s.source === 'custom' ? s.custom.kind : presetKind) === 'cnn';
+  const isCnn = s.source === 'custom' ? s.custom.kind === 'cnn' : sizedByImage(preset);
   const workload: Record<string, unknown> = {
     mode: s.mode,
     precision: s.precision,
@@ -64,7 +72,7 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], presetKind = ''
     : { locale: lang, model, workload };
   // A vision-language model's requests always say how many images a sample carries (a scenario's
   // 1 included), so that an exported request reads as the one the student chose.
-  const isVlm = (s.source === 'custom' ? s.custom.kind : presetKind) === 'vlm';
+  const isVlm = (s.source === 'custom' ? s.custom.kind : preset?.kind) === 'vlm';
   if ((isVlm || s.images_per_sample !== 1) && s.mode !== 'science') workload.images_per_sample = s.images_per_sample;
   if (s.hardware && s.mode !== 'science') req.hardware = { gpu: s.hardware, count: s.gpus };
   // A paper's run (docs/api.md, baseline.wall_hours): the core prices every option from it.

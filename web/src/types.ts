@@ -30,6 +30,7 @@ export interface CatalogPlatform {
 export interface CatalogModel {
   id: string; name?: string; kind: string; params: number;
   layers?: number; hidden?: number; heads?: number; kv_heads?: number; ffn?: number; vocab?: number;
+  patch_size?: number;  // a vision transformer's (docs/api.md)
 }
 // catalog/scenarios.json (docs/scenarios.md): the page's first question.
 export interface CatalogScenario {

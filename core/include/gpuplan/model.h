@@ -50,6 +50,7 @@ struct ModelSpec {
   int experts = 1;              // mixture-of-experts: experts per layer
   int experts_per_token = 1;    // experts routed per token
   int head_dim = 0;             // per attention head; 0: hidden / heads (T5-3B: 128 with hidden 1024, 32 heads)
+  int patch_size = 0;           // a vision transformer's patch (ViT-B/16: 16): its tokens are (image_size / patch)^2 + 1
   // Convolutional presets: what dimensions cannot say, from published figures.
   double activation_bytes_per_sample = 0;  // training activations at reference_image_size, fp32
   int reference_image_size = 224;

@@ -447,6 +447,7 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   m.experts = r.integer("experts", 1, 1024).value_or(1);
   m.experts_per_token = r.integer("experts_per_token", 1, 1024).value_or(1);
   m.head_dim = r.integer("head_dim", 1, 4096).value_or(0);
+  if (m.kind == ModelKind::encoder) m.patch_size = r.integer("patch_size", 1, 4096).value_or(0);
   if (m.kind == ModelKind::vlm) {
     // The tower's count must be what its dimensions give (docs/vlm.md).
     auto vision = r.object("vision");

@@ -46,7 +46,7 @@ void fail_inconsistent(Locale l, const std::string& path, const std::string& why
 constexpr std::string_view kModelFields[] = {
     "preset", "kind", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "gated_mlp",
     "tied_embeddings", "experts", "experts_per_token", "head_dim", "reference_image_size", "architecture",
-    "activation_bytes_per_sample", "gflops_per_sample", "vision"};
+    "activation_bytes_per_sample", "gflops_per_sample", "vision", "patch_size"};
 
 // model.params against the parameters its dimensions give (the standard
 // accounting of gpuplan/model_arithmetic.h with the MLP's 3 or 2 matrices): a warning past
@@ -93,6 +93,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
   if (auto v = r.integer("experts", 1, 1024)) m.experts = *v;
   if (auto v = r.integer("experts_per_token", 1, 1024)) m.experts_per_token = *v;
   if (auto v = r.integer("head_dim", 1, 4096)) m.head_dim = *v;
+  if (auto v = r.integer("patch_size", 1, 4096)) m.patch_size = *v;
   // A vision-language model's tower (docs/vlm.md); a preset's unless given.
   if (auto v = r.object("vision", kVisionFields)) {
     if (m.kind != ModelKind::vlm) fail_inconsistent(l, r.child_path("vision"), message(l, "why.vlm_needs_vision"));
@@ -269,6 +270,13 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     w.image_size = 448;
   }
   if (w.seq_len == 0) w.seq_len = 2048;
+  // A vision transformer's sequence is its image's patches and the class
+  // token (Dosovitskiy et al. 2021: 224 px at patch 16 is 14^2 + 1 = 197),
+  // unless seq_len is given.
+  if (model.kind == ModelKind::encoder && model.patch_size > 0 && !(r && r->has("seq_len"))) {
+    const int side = std::max(1, w.image_size / model.patch_size);
+    w.seq_len = side * side + 1;
+  }
   // LoRA trains low-rank adapters on linear projections (Hu et al. 2021). A
   // network whose architecture has none in the chosen target set (ResNet,
   // YOLOv8, DeepLabV3: convolutions only) would train nothing, and its

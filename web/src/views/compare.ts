@@ -18,8 +18,7 @@ const answers = new Map<string, { response: PlanResponse | null; error: string |
 
 export function compareEntries(ctx: Ctx, list: { label: string; state: State }[]): CompareEntry[] {
   return list.map(({ label: name, state }) => {
-    const kind = ctx.catalog.models.find((m) => m.id === state.preset)?.kind ?? '';
-    const text = JSON.stringify(toRequest(state, ctx.lang, ctx.quotes, kind));
+    const text = JSON.stringify(toRequest(state, ctx.lang, ctx.quotes, ctx.catalog.models.find((m) => m.id === state.preset)));
     let a = answers.get(text);
     if (!a) {
       try {

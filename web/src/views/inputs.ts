@@ -4,6 +4,7 @@ import { h, uid } from '../dom';
 import { parseHfConfig } from '../hfconfig';
 import { label } from '../i18n';
 import { bigCount } from '../format';
+import { sizedByImage } from '../request';
 import {
   BILLINGS, CURRENCIES, INFER_PRECISIONS, KINDS, KV_BITS, LORA_TARGETS, METHODS, MODES, OPTIMIZERS, SHARDINGS,
   TRAIN_PRECISIONS, stageRuns, withStage, type State, type StageState,
@@ -58,7 +59,8 @@ function modelPicker(ctx: Ctx): HTMLElement {
   const listId = uid('models');
   const search = h('input', { id: 'model-search', type: 'search', placeholder: t('model.search.placeholder'), 'aria-controls': listId, autocomplete: 'off' });
   const select = h('select', { id: listId, size: 6, 'data-path': 'model.preset' });
-  const isCnn = (id: string): boolean => models.find((m) => m.id === id)?.kind === 'cnn';
+  // A model sized by its image (a CNN, a vision transformer) shows the image size, not the sequence.
+  const byImage = (id: string): boolean => sizedByImage(models.find((x) => x.id === id));
   const fill = (): void => {
     const q = search.value.trim().toLowerCase();
     select.replaceChildren(...models
@@ -67,7 +69,7 @@ function modelPicker(ctx: Ctx): HTMLElement {
   };
   fill();
   search.addEventListener('input', fill);
-  select.addEventListener('change', () => ctx.set({ source: 'preset', preset: select.value }, { now: true, inputs: isCnn(select.value) !== isCnn(ctx.state.preset) }));
+  select.addEventListener('change', () => ctx.set({ source: 'preset', preset: select.value }, { now: true, inputs: byImage(select.value) !== byImage(ctx.state.preset) }));
   return h('div', { class: 'field' },
     h('label', { for: search.id }, t('model.search')),
     search,
@@ -123,7 +125,7 @@ export function workloadView(ctx: Ctx): HTMLElement {
   };
   const precisions = train ? TRAIN_PRECISIONS : INFER_PRECISIONS;
   const gpuOptions: Option[] = [{ value: '', label: t('hardware.all') }, ...catalog.gpus.map((g) => ({ value: g.id, label: g.name }))];
-  const cnn = (state.source === 'custom' ? state.custom.kind : catalog.models.find((m) => m.id === state.preset)?.kind) === 'cnn';
+  const cnn = state.source === 'custom' ? state.custom.kind === 'cnn' : sizedByImage(catalog.models.find((m) => m.id === state.preset));
   const modeField = selectField({ label: t('mode'), help: t('mode.help'), value: state.mode, options: opts(ctx, 'mode', MODES), path: 'workload.mode' }, (v) => {
     const mode = v as State['mode'];
     ctx.set({ mode, precision: mode === 'train' ? 'bf16-mixed' : 'bf16' }, { inputs: true, now: true });
