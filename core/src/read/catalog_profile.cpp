@@ -33,6 +33,14 @@ void erase_each(nlohmann::json& array, std::initializer_list<const char*> keys) 
       for (const char* key : keys) entry.erase(key);
 }
 
+// A member at the value every reader takes when it is absent (catalog.cpp's
+// value_or, and the page's own reading of the same field) says nothing.
+void erase_default(nlohmann::json& array, const char* key, const nlohmann::json& absent) {
+  if (!array.is_array()) return;
+  for (auto& entry : array)
+    if (entry.is_object() && entry.contains(key) && entry[key] == absent) entry.erase(key);
+}
+
 void erase_in(nlohmann::json& object, const char* member, const char* key) {
   if (object.is_object() && object.contains(member) && object[member].is_object()) object[member].erase(key);
 }
@@ -280,8 +288,11 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
     // A card's purchase price: rent or buy shows its source as a label, like an offer's.
     for (auto& gpu : gpus)
       if (gpu.is_object() && gpu.contains("purchase")) shorten_source(gpu["purchase"], "source");
-    // Model presets: dimensions only (36 KB of sources).
+    // Model presets: dimensions only (36 KB of sources), and untied embeddings
+    // left to their default: every reader takes an absent tied_embeddings as
+    // false (catalog.cpp; the page's verify_script.ts reads `=== true`).
     erase_each(models, {"sources"});
+    erase_default(models, "tied_embeddings", false);
     for (auto& model : models)
       if (model.is_object() && model.contains("frozen_components")) erase_each(model["frozen_components"], {"sources"});
     // The electricity tariff: the figure rent or buy uses, without its

@@ -327,7 +327,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'summary.title': 'Summary',
   'summary.plan': "Memory per GPU {mem}; take {gpu} ×{n} on {platform}; project total {total}, about {time} of wall-clock time.",
   'summary.memory': 'Memory per GPU {mem}; rent at least {rec}.',
-  'summary.as_planned': ' (with the plan\'s changes to your settings; as you entered them, {typed})',
+  'summary.as_planned': ' (as planned; as you entered it, {typed})',
   'summary.parallel': ' ({runs} runs side by side, {k} per run)',
   'error.title': 'Invalid input:',
   'error.internal': 'Internal planner error.',

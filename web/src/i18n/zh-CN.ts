@@ -325,7 +325,7 @@ export const zhCN = {
   'summary.title': '方案摘要',
   'summary.plan': "每卡显存 {mem}；推荐 {gpu} ×{n}，{platform}；项目合计 {total}，总用时约 {time}。",
   'summary.memory': '每卡显存 {mem}，建议至少 {rec}。',
-  'summary.as_planned': '（按方案调整后的设置；按你填的设置需 {typed}）',
+  'summary.as_planned': '（按方案的设置；按你填的需 {typed}）',
   'summary.parallel': '（{runs} 次运行并行，每次 {k} 张卡）',
   'error.title': '输入有误：',
   'error.internal': '规划器内部错误。',
