@@ -169,6 +169,15 @@ for (const L of LANGS) {
     const larger = await page.textContent('#memory [data-remedy="larger_gpu"]').catch(() => null);
     assert.ok(zero3 || larger, 'a remedy naming cards');
     if (larger) assert.match(larger, T(/：\S+/, /: the \S+/));
+    // Inference has no ZeRO: splitting the model reads as a serving engine does it
+    // (it read "ZeRO-3 / FSDP over 2 × RTX 4090" for a generation job).
+    await page.selectOption('[data-path="workload.mode"]', 'infer');
+    await setField(page, '[data-path="workload.micro_batch"]', 64);
+    await page.selectOption('#target-gpu', 'rtx-4090');
+    await page.waitForSelector('#memory [data-remedy="zero3"]');
+    const split = await page.textContent('#memory [data-remedy="zero3"]');
+    assert.match(split, /tensor_parallel_size/);
+    assert.doesNotMatch(split, /ZeRO|FSDP|梯度/);
     await context.close();
   });
 

@@ -139,8 +139,10 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
 function remedyText(ctx: Ctx, rem: OomRemedy): string {
   const { t } = ctx;
   const hw = (rem.patch?.hardware ?? {}) as { gpu?: unknown; count?: unknown };
-  const base = rem.message ?? label(t, 'remedy', rem.id);
-  if (rem.id === 'zero3' && typeof hw.count === 'number') return t('remedy.zero3.n', { n: hw.count, gpu: gpuName(ctx, hw.gpu) });
+  // The planner's words (it always sends them, for training or inference);
+  // for training the page names the cards ZeRO-3 shards over.
+  const base = rem.message ?? rem.id;
+  if (rem.id === 'zero3' && typeof hw.count === 'number' && ctx.state.mode === 'train') return t('remedy.zero3.n', { n: hw.count, gpu: gpuName(ctx, hw.gpu) });
   if (rem.id === 'larger_gpu' && typeof hw.gpu === 'string') return t('remedy.larger_gpu.named', { gpu: gpuName(ctx, hw.gpu) });
   return base;
 }
