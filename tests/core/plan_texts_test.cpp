@@ -181,5 +181,21 @@ TEST(PlanTexts, ShardingIsNamedAsTheLibrariesNameIt) {
   }
 }
 
+// A plan with no data to train on costs only start-up: it says so, whether
+// data is absent or of no size (samples: 0 planned 0.33 CNY in silence).
+TEST(PlanTexts, DataOfNoSizeIsSaid) {
+  for (const char* data : {R"({"samples":0,"epochs":3})", R"({"tokens":0})", R"({"samples":1000,"epochs":0})"}) {
+    nlohmann::json r = run(nlohmann::json::parse(std::string(R"({"locale":"en","model":{"preset":"qwen2.5-7b"},
+      "workload":{"method":"lora"},"stages":[{"stage":"formal"}],"data":)") + data + "}"));
+    ASSERT_TRUE(r.contains("plan")) << r.dump().substr(0, 300);
+    bool said = false;
+    for (const auto& w : r["warnings"]) said = said || w["code"] == "plan_needs_data";
+    EXPECT_TRUE(said) << data;
+  }
+  nlohmann::json sized = run(nlohmann::json::parse(R"({"locale":"en","model":{"preset":"qwen2.5-7b"},
+    "workload":{"method":"lora"},"stages":[{"stage":"formal"}],"data":{"samples":1000,"epochs":1}})"));
+  for (const auto& w : sized["warnings"]) EXPECT_NE(w["code"], "plan_needs_data");
+}
+
 }  // namespace
 }  // namespace gpuplan::test

@@ -281,7 +281,8 @@ void Planner::warnings(PlanResult& r) {
       }
     r.warnings.push_back({code, message(q_.locale, "plan.warn." + code, args)});
   };
-  if (!q_.data) warn("plan_needs_data", {});
+  // No data, or data of no size (samples: 0): durations are zero, costs only start-up.
+  if (!q_.data || (q_.data->tokens <= 0 && q_.data->samples * q_.data->epochs <= 0)) warn("plan_needs_data", {});
   for (size_t i = 0; i < r.stages.size(); ++i) {
     const StagePlan& sp = r.stages[i];
     if (!sp.feasible) {

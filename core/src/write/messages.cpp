@@ -171,7 +171,7 @@ constexpr Template kTemplates[] = {
      "It fits only inside the safety headroom (tight): the estimate's 90th-percentile error is about 30 %, so it may run out of memory; no comfortable option costs about the same."},
     {"plan.why.relaxed", "没有符合默认策略的选项，改用全部选项中最合适的。",
      "No option follows the default policy, so the best of all options is used."},
-    {"plan.why.deadline", "为赶上 {0} 的截止日期，改用更快的选项。",
+    {"plan.why.deadline", "为赶上 {0}的截止日期，改用更快的选项。",
      "Switched to a faster option to meet the deadline of {0}."},
     {"plan.warn.plan_needs_data", "请求没有 data（tokens 或 samples 与 epochs），无法估算时长，费用只含开机与存储。",
      "The request has no data (tokens, or samples with epochs): durations are unknown and costs cover only start-up and storage."},
