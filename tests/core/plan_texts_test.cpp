@@ -197,5 +197,28 @@ TEST(PlanTexts, DataOfNoSizeIsSaid) {
   for (const auto& w : sized["warnings"]) EXPECT_NE(w["code"], "plan_needs_data");
 }
 
+// A deadline "met" on a campus centre is met only if its queue is short
+// (seed 003); the plan counts no queue, so it says so (walk of 2026-12-02).
+TEST(PlanTexts, ACampusQueueUnderADeadlineIsSaid) {
+  auto request = [](int deadline_days) {
+    return nlohmann::json::parse(R"({"locale":"zh-CN","model":{"preset":"qwen2.5-14b"},
+      "workload":{"method":"lora","micro_batch":1,"seq_len":2048,"grad_checkpointing":true},
+      "data":{"samples":30000,"epochs":2},"stages":[{"stage":"formal","runs":3}],
+      "prefs":{"deadline_days":)" + std::to_string(deadline_days) + R"(},
+      "prices":[{"platform":"campus","gpu":"a100-sxm4-80g","per_gpu_hour":1,"currency":"CNY"}]})");
+  };
+  auto said = [](const nlohmann::json& r) {
+    for (const auto& w : r["warnings"])
+      if (w["code"] == "queue_before_deadline") return true;
+    return false;
+  };
+  const nlohmann::json r = run(request(2));
+  ASSERT_EQ(r["plan"]["stages"][0]["platform"], "campus") << r["plan"].dump().substr(0, 300);
+  EXPECT_TRUE(said(r));
+  nlohmann::json none = request(2);
+  none["prefs"].erase("deadline_days");
+  EXPECT_FALSE(said(run(none)));
+}
+
 }  // namespace
 }  // namespace gpuplan::test

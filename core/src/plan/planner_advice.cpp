@@ -315,6 +315,10 @@ void Planner::warnings(PlanResult& r) {
     if (o.billing == Billing::spot && r.deadline_hours > 0 &&
         (q_.prefs.deadline_days <= 7 || r.wall_hours > 0.5 * r.deadline_hours))
       warn("spot_near_deadline", {duration_text(r.deadline_hours, q_.locale)});
+    // Seed 003 on campus centres: "排队周期长、时间不可控". The plan's wall time
+    // counts no queue, so a deadline "met" there is met only if the queue is short.
+    if (r.deadline_hours > 0 && offer.platform->queue_risk == "high")
+      warn("queue_before_deadline", {platform, duration_text(r.deadline_hours, q_.locale)});
     // prefs.scope global under zh-CN: an overseas platform's costs beyond its price.
     if (q_.locale == Locale::zh_CN && offer.platform->currency != "CNY")
       warn("cross_border", {platform, "1 USD = " + fixed(c_.fx.cny_per_usd, 2) + " CNY (" + c_.fx.as_of + ")"});

@@ -199,6 +199,8 @@ constexpr Template kTemplates[] = {
      "The {2} {3}/h for {1} on {0} is a {4} package turned into an hourly figure: at your {5} h it costs about {6} {3} per hour used."},
     {"plan.warn.spot_near_deadline", "截止日期（{0}）临近时不要完全依赖抢占式实例：一次回收就可能赶不上。",
      "Do not rely on spot instances this close to the deadline ({0}): one reclaim can make you miss it."},
+    {"plan.warn.queue_before_deadline", "{0}排队时间不可控，方案的用时没有算排队：截止日期（{1}）前能否开跑取决于队列，请备一个按量租用的选项。",
+     "{0} has a queue whose wait the plan's time does not count: whether the runs start before the deadline ({1}) depends on it; keep an on-demand option ready."},
     {"plan.warn.long_upload", "上传 {0} GB 数据约需 {1} 小时（{2} Mbit/s）：先压缩打包，用断点续传工具上传，上传时不要挂 GPU。",
      "Uploading {0} GB takes about {1} h at {2} Mbit/s: compress and pack it first, use a resumable tool, and upload with no GPU attached."},
     {"plan.warn.disk_bills_after_release", "{0} 的数据盘在实例释放后仍计费：{1} GB 每月约 {2} {3}；训练完拷走结果并删除云盘。",
