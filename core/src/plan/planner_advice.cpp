@@ -296,7 +296,7 @@ void Planner::warnings(PlanResult& r) {
     const Gpu& gpu = c_.gpus[offer.gpu];
     const std::string gpu_name = gpu.name;
     const std::string platform = offer.platform->name.in(q_.locale);
-    const double total = e_.fit(offer.gpu, o.gpus_per_run, true).memory->total_bytes;
+    const double total = o.memory_bytes;  // per GPU, as planned (to_option)
     if (o.tight_memory)
       warn("memory_within_headroom", {gpu_name, fixed(total / kGiB, 1), fixed(gpu.memory_bytes / kGiB, 0),
                                       percent(kDefaultHeadroom)});
