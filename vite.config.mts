@@ -99,7 +99,7 @@ function dropGlueWasm(): Plugin {
 // script; the CSP admits that script by its sha256 (appScriptHashes, used by
 // csp() below), as it admits the boot script, so still no eval and no other
 // script. LZMA over the script gains ~7 KiB against gzip -9 and the shared
-// stream ~2 KiB more (docs/performance.md). Each build decodes the stream
+// stream ~2 KiB more (docs/performance-log.md). Each build decodes the stream
 // again with the page's decoder and fails unless it gives both parts back
 // byte for byte.
 const appScriptHashes: string[] = [];

@@ -29,7 +29,7 @@ if(EMSCRIPTEN)
   # boundary catch need them. Native WebAssembly exceptions (supported by every
   # current browser and Node >= 17) cost far less code than the JavaScript-based
   # emulation, which wraps every call that may throw in an invoke_* trampoline
-  # (measured in docs/performance.md).
+  # (measured in docs/performance-log.md).
   # Every object of a link must agree on the exception model, GoogleTest's
   # included, so this one flag is set for the whole build rather than per target.
   add_compile_options(-fwasm-exceptions)

@@ -61,7 +61,7 @@ for (const file of files) {
 }
 
 // The seeds: the planner's tie between equally cheap options (planning.json,
-// docs/performance.md) and the largest request the limits allow.
+// docs/performance-log.md) and the largest request the limits allow.
 for (const file of seeds) {
   test(`wasm plan() equals native CLI: fuzz seed ${file}`, () => {
     const text = readFileSync(path.join(seedsDir, file), 'utf8');

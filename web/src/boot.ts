@@ -4,7 +4,7 @@
 // that code as an inline module script, which the page's CSP admits by its
 // hash (vite.config.mts, packedPage()). Why: LZMA over the whole script and
 // the wasm together is ~9 KiB smaller than gzip over the script beside the
-// compressed wasm (docs/performance.md, "The page at 175.9 KiB").
+// compressed wasm (docs/performance-log.md, "The page at 174.7 KiB").
 import packedBase64, { decoderBase64, layout } from 'virtual:gpuplan-packed';
 import { lzmaReader } from './lzma';
 import { opensOnOwnForm } from './opening';

@@ -7,7 +7,7 @@
 // for no planner: not for the planner's first call, in which V8 compiles the
 // ~175 KB of its code that the call runs and the planner reads its catalog
 // (about 65 of the ~90 ms between the planner's start and the figure, in
-// headless Chromium; docs/performance.md), nor for decoding and starting the
+// headless Chromium; docs/performance-log.md), nor for decoding and starting the
 // planner's code, which follow the figure (app.ts, start(); boot.ts). Every
 // other question, and this one for any other form (a remembered one, a
 // link's), goes to the planner. An answer is the planner's own (the same wasm

@@ -23,7 +23,7 @@ function safe(x: unknown): number | null {
 // Plain decimals (counts, GiB, percentages) without Intl. Why: a page's
 // first Intl.NumberFormat initialises ICU, 45–95 ms in headless Chromium on
 // this machine, and the first figure (the memory view) needs only plain
-// decimals (docs/performance.md, "The first figure"). Both of the page's
+// decimals (docs/performance-log.md, "The first figure"). Both of the page's
 // languages write them alike (zh-CN and en: "1,234.5", "45%"). As ICU does,
 // this rounds the shortest decimal that reads back as the double (so 0.15
 // rounds to 0.2), half away from zero; tests/js/page_logic.test.mjs holds it

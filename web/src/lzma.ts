@@ -2,7 +2,7 @@
 // by the page's own decoder, a freestanding wasm module of 1.7 KB
 // (wasm/page_lzma.cpp, written from the LZMA SDK's specification). Why wasm:
 // the stream is decoded once, cold, before any of the page's code runs, and
-// V8 runs a cold JavaScript decoder about half as fast (docs/performance.md,
+// V8 runs a cold JavaScript decoder about half as fast (docs/performance-log.md,
 // "The first figure"). The build runs this same code on the stream it made
 // and fails unless it gives the page back byte for byte.
 

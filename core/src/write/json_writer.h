@@ -2,7 +2,7 @@
 // front to back, instead of being built as an nlohmann::json tree (a std::map
 // per object, an allocation per value) and then serialised. It writes exactly
 // the text nlohmann::json::dump() writes for the same values, so the output
-// stayed byte-identical when the response moved to it (docs/performance.md):
+// stayed byte-identical when the response moved to it (docs/performance-log.md):
 //
 // - object keys must come in the order nlohmann's std::map keeps them
 //   (byte-wise ascending); key() checks it, so a misordered key is a failing
