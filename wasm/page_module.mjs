@@ -47,16 +47,37 @@ export default async function createGpuplan(options = {}) {
   wasm._initialize();
   const decoder = new TextDecoder();
   const reply = (ptr) => decoder.decode(new Uint8Array(wasm.memory.buffer, ptr, wasm.gpuplan_reply_size()));
+  const limit = wasm.gpuplan_request_limit();
+  // Bytes of UTF-8 a string takes, counted without making them.
+  const utf8Length = (text) => {
+    let n = 0;
+    for (let i = 0; i < text.length; ++i) {
+      const u = text.charCodeAt(i);
+      if (u < 0x80) n += 1;
+      else if (u < 0x800) n += 2;
+      else if (u >= 0xd800 && u <= 0xdbff && i + 1 < text.length) { n += 4; ++i; } else n += 3;
+    }
+    return n;
+  };
+  const call = (bytes, run) => {
+    const ptr = wasm.malloc(bytes.length + 1);
+    new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
+    try {
+      return reply(run(ptr));
+    } finally {
+      wasm.free(ptr);
+    }
+  };
   return {
     plan(requestJson) {
-      const bytes = utf8(requestJson);
-      const ptr = wasm.malloc(bytes.length + 1);
-      new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
-      try {
-        return reply(wasm.gpuplan_plan(ptr, bytes.length));
-      } finally {
-        wasm.free(ptr);
+      // A string of more units than the limit has bytes, has more bytes:
+      // refused with only its head copied in (its locale is read there).
+      if (requestJson.length > limit) {
+        const head = utf8(requestJson.slice(0, limit)).subarray(0, limit);
+        return call(head, (ptr) => wasm.gpuplan_too_large(ptr, head.length, utf8Length(requestJson)));
       }
+      const bytes = utf8(requestJson);
+      return call(bytes, (ptr) => wasm.gpuplan_plan(ptr, bytes.length));
     },
     catalog() {
       return reply(wasm.gpuplan_catalog());

@@ -329,12 +329,21 @@ export function encodeHash(s: State): string {
 }
 
 // null when the hash carries no state; 'invalid' when it carries a broken one.
+// A share link's payload is at most this many characters (docs/api.md,
+// "Limits"): a form is ~2 KB of JSON; a longer hash is refused before it is
+// read, as damaged.
+export const MAX_LINK_CHARS = 20000;
+
 export function decodeHash(hash: string): State | null | 'invalid' {
   if (!hash.startsWith(LINK_PREFIX)) return null;
-  const m = /^[A-Za-z0-9_-]{1,20000}$/.exec(hash.slice(LINK_PREFIX.length));
+  if (hash.length > LINK_PREFIX.length + MAX_LINK_CHARS) return 'invalid';
+  const m = /^[A-Za-z0-9_-]+$/.exec(hash.slice(LINK_PREFIX.length));
   if (!m) return 'invalid';
   try {
-    return sanitize(JSON.parse(fromBase64Url(m[0])));
+    const v: unknown = JSON.parse(fromBase64Url(m[0]));
+    // A link whose JSON is an array, a number, a string or null is no form.
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'invalid';
+    return sanitize(v);
   } catch {
     return 'invalid';
   }

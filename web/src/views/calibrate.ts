@@ -3,7 +3,9 @@
 // own card, sent as `baseline`; the core re-anchors every option and returns
 // the factors shown here) and the verify script that measures exactly this
 // configuration on a rented card (verify_script.ts).
+import { calibrationOutOfRange } from '../calibration';
 import { h, uid } from '../dom';
+import { limitNumber } from '../limit_text';
 import { label } from '../i18n';
 import { FRAMEWORKS, stackOf } from '../stack';
 import type { State } from '../state';
@@ -64,6 +66,12 @@ export function calibrateView(ctx: Ctx): HTMLElement {
     const r = parseResult(paste.value);
     if (!r) {
       status.textContent = t('calib.paste.invalid');
+      status.className = 'help bad';
+      return;
+    }
+    const out = calibrationOutOfRange(r, cnn);
+    if (out) {
+      status.textContent = t('calib.paste.range', { field: t(`calib.field.${out.field}` as never), value: limitNumber(out.value), min: limitNumber(out.min), max: limitNumber(out.max) });
       status.className = 'help bad';
       return;
     }
