@@ -36,6 +36,10 @@ import { projectsView, type ProjectsCtx } from './views/projects';
 declare const __GPUPLAN_VERSION__: string;
 export const VERSION = typeof __GPUPLAN_VERSION__ === 'string' ? __GPUPLAN_VERSION__ : 'dev';
 
+// This tab's link after its last edit, when the tab was reloaded before the
+// address bar caught up (App.flushTyping).
+const RELOAD_KEY = 'gpuplan.reload';
+
 interface Note { id: number; text: string; kind: 'info' | 'error'; action?: { label: string; run: () => void } }
 
 export class App implements Ctx, ProjectsCtx {
@@ -76,7 +80,7 @@ export class App implements Ctx, ProjectsCtx {
   constructor(readonly root: HTMLElement, readonly catalog: Catalog, private readonly pageHtml: string) {
     this.gpuIndex = new Map(catalog.gpus.map((g) => [g.id, g]));
     this.embed = isEmbed(location.search);
-    const fromHash = decodeHash(location.hash);
+    const fromHash = decodeHash(App.openingHash());
     const last = loadLast(this.store);
     // A share link always wins over the stored inputs (and never touches a project).
     const restored = !(fromHash && fromHash !== 'invalid') && last.state !== null;
@@ -113,8 +117,39 @@ export class App implements Ctx, ProjectsCtx {
     });
     // Typing still waiting for its pause is applied (and so remembered)
     // before the tab is hidden, closed or reloaded.
-    window.addEventListener('pagehide', () => flushPending());
-    document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') flushPending(); });
+    window.addEventListener('pagehide', () => this.flushTyping());
+    document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') this.flushTyping(); });
+  }
+
+  // The tab is going (closed, reloaded, hidden): the typing still waiting
+  // for its pause is applied, and so saved. A reload has already taken the
+  // address bar's link, which is now one edit behind: the tab's
+  // sessionStorage tells the reloaded page which link it replaces.
+  private flushTyping(): void {
+    const before = location.hash;
+    flushPending();
+    if (location.hash === before) return;
+    try {
+      sessionStorage.setItem(RELOAD_KEY, JSON.stringify({ from: before, to: location.hash }));
+    } catch {
+      // No session storage: a reload shows the link the address bar held.
+    }
+  }
+
+  // The link the page opens on: the address bar's, or, when this tab was
+  // reloaded right after an edit (flushTyping), the edit's.
+  private static openingHash(): string {
+    try {
+      const raw = sessionStorage.getItem(RELOAD_KEY);
+      sessionStorage.removeItem(RELOAD_KEY);
+      const r = raw ? (JSON.parse(raw) as { from?: unknown; to?: unknown }) : null;
+      if (r && r.from === location.hash && typeof r.to === 'string') {
+        history.replaceState(null, '', `${location.pathname}${location.search}${r.to}`);
+      }
+    } catch {
+      // Session storage refused or damaged: the address bar's link.
+    }
+    return location.hash;
   }
 
   private projectsFromStore(): void {

@@ -3,6 +3,6 @@
 export function limitNumber(v: number): string {
   if (!Number.isFinite(v)) return String(v);
   const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e9 || a < 1e-3)) return v.toExponential().replace('e+', 'e').replace(/\.?0+e/, 'e');
-  return v.toLocaleString('en-US', { maximumSignificantDigits: 6 });
+  if (a !== 0 && (a >= 1e9 || a < 1e-3)) return Number(v.toPrecision(6)).toExponential().replace('e+', 'e');
+  return Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { maximumSignificantDigits: 6 });
 }

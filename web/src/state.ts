@@ -2,7 +2,7 @@
 // (URL hash), and how it becomes a planner request (contract v1).
 // Anything read back from a URL is untrusted: sanitize() keeps only known
 // fields of the right type and range, and falls back to the default.
-import { LINK_PREFIX } from './opening';
+import { LINK_PREFIX, MAX_LINK_CHARS } from './opening';
 import { FRAMEWORK_IDS, type Framework } from './stack';
 import {
   BILLING, LORA_TARGETS, METHOD, MODE, MODEL_KIND, OPTIMIZER, PRECISION_INFER, PRECISION_TRAIN, RATE_UNIT,
@@ -329,11 +329,6 @@ export function encodeHash(s: State): string {
 }
 
 // null when the hash carries no state; 'invalid' when it carries a broken one.
-// A share link's payload is at most this many characters (docs/api.md,
-// "Limits"): a form is ~2 KB of JSON; a longer hash is refused before it is
-// read, as damaged.
-export const MAX_LINK_CHARS = 20000;
-
 export function decodeHash(hash: string): State | null | 'invalid' {
   if (!hash.startsWith(LINK_PREFIX)) return null;
   if (hash.length > LINK_PREFIX.length + MAX_LINK_CHARS) return 'invalid';

@@ -40,7 +40,7 @@ export function stagesView(ctx: Ctx): HTMLElement {
         numberField({ label: t('stage.seeds'), help: i === 0 ? t('stage.seeds.help') : undefined, value: st.seeds, min: 0, max: 1000, int: true, path: `stages[${i}].runs` }, (seeds) => upd({ seeds })),
         numberField({ label: t('stage.sweep'), help: i === 0 ? t('stage.sweep.help') : undefined, value: st.sweep, min: 0, max: 1000, int: true }, (sweep) => upd({ sweep })),
         numberField({ label: t('stage.ablations'), help: i === 0 ? t('stage.ablations.help') : undefined, value: st.ablations, min: 0, max: 1000, int: true }, (ablations) => upd({ ablations })),
-        numberField({ label: t('stage.fraction'), help: i === 0 ? t('stage.fraction.help') : undefined, value: Math.round(st.fraction * 100), min: 0, max: 100, int: true, path: `stages[${i}].data_fraction` }, (pct) => upd({ fraction: pct / 100 })),
+        numberField({ label: t('stage.fraction'), help: i === 0 ? t('stage.fraction.help') : undefined, value: Math.round(st.fraction * 100), min: LIMITS['stages[].data_fraction'].min * 100, max: LIMITS['stages[].data_fraction'].max * 100, int: true, path: `stages[${i}].data_fraction` }, (pct) => upd({ fraction: pct / 100 })),
       ),
       runs);
   });
