@@ -48,14 +48,25 @@ export default async function createGpuplan(options = {}) {
   const decoder = new TextDecoder();
   const reply = (ptr) => decoder.decode(new Uint8Array(wasm.memory.buffer, ptr, wasm.gpuplan_reply_size()));
   const limit = wasm.gpuplan_request_limit();
-  // Bytes of UTF-8 a string takes, counted without making them.
+  // Bytes of UTF-8 a string takes, counted without making them: its units,
+  // plus what each run of non-ASCII adds (a regular expression skips the
+  // ASCII natively, several times faster than a loop over 100 M units).
   const utf8Length = (text) => {
-    let n = 0;
-    for (let i = 0; i < text.length; ++i) {
-      const u = text.charCodeAt(i);
-      if (u < 0x80) n += 1;
-      else if (u < 0x800) n += 2;
-      else if (u >= 0xd800 && u <= 0xdbff && i + 1 < text.length) { n += 4; ++i; } else n += 3;
+    let n = text.length;
+    const wide = /[^\x00-\x7f]+/g;
+    for (let m = wide.exec(text); m; m = wide.exec(text)) {
+      const run = m[0];
+      for (let i = 0; i < run.length; ++i) {
+        const u = run.charCodeAt(i);
+        if (u < 0x800) n += 1;
+        else if (u >= 0xd800 && u <= 0xdfff) {
+          // As utf8() reads it: with the next unit, four bytes (an ASCII next
+          // unit, outside the run, is already counted; none at all adds one).
+          n += 2;
+          if (i + 1 < run.length) ++i;
+          else if (m.index + run.length === text.length) n += 1;
+        } else n += 2;
+      }
     }
     return n;
   };
