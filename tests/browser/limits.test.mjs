@@ -23,8 +23,8 @@ before(async () => {
 after(async () => { await browser?.close(); });
 
 const LANGS = [
-  { locale: 'zh-CN', hidden: /hidden_size 是 1e200，应为 1 到 1,048,576 之间的整数/, batch: /每卡批大小是 1e9，超出规划器接受的范围（1 到 65,536）/, memory: /峰值显存（GiB）是 1e-7，超出规划器接受的范围（9\.31323e-4 到 93,132\.3）/, damaged: '分享链接已损坏' },
-  { locale: 'en-US', hidden: /hidden_size = 1e200; it must be a whole number from 1 to 1,048,576/, batch: /the batch per GPU = 1e9, outside what the planner accepts \(1 to 65,536\)/, memory: /the peak memory \(GiB\) = 1e-7, outside what the planner accepts \(9\.31323e-4 to 93,132\.3\)/, damaged: 'share link is damaged' },
+  { locale: 'zh-CN', hidden: /hidden_size 是 1e200，规划器只接受 1 到 1,048,576/, batch: /每卡批大小是 1e9，规划器只接受 1 到 65,536/, memory: /峰值显存（GiB）是 1e-7，规划器只接受 9\.31323e-4 到 93,132\.3/, damaged: '分享链接已损坏' },
+  { locale: 'en-US', hidden: /hidden_size = 1e200; the planner takes 1 to 1,048,576/, batch: /the batch per GPU = 1e9; the planner takes 1 to 65,536/, memory: /the peak memory \(GiB\) = 1e-7; the planner takes 9\.31323e-4 to 93,132\.3/, damaged: 'share link is damaged' },
 ];
 
 // Every number input on the page that names a limited field, with its min and max.
@@ -102,11 +102,19 @@ for (const L of LANGS) {
     // What the browser does with a 1.5 MB address before the page's first
     // script runs is the browser's; from then on the page drops the link at
     // once, and its own time to the first figure is an ordinary page's.
-    const { page, context } = await open(browser, { locale: L.locale, url: `${pageUrl}#s=${'A'.repeat(1_500_000)}` });
-    assert.match(await page.textContent('.notes'), new RegExp(L.damaged));
-    const own = await page.evaluate(() => performance.getEntriesByName('gpuplan:first-figure')[0].startTime - performance.getEntriesByName('gpuplan:start')[0].startTime);
-    assert.ok(own < 1500, `first figure ${own} ms after the page's first script`);
-    assert.ok((await page.evaluate(() => location.hash.length)) < 20000, 'the address bar holds the page\'s own link');
-    await context.close();
+    // Measured against a short damaged link opened the same way, so that a
+    // loaded machine slows both alike; the bound is loose, the shared test
+    // machine's timings vary several-fold from run to run.
+    const own = async (n) => {
+      const { page, context } = await open(browser, { locale: L.locale, url: `${pageUrl}#s=${'A'.repeat(n)}` });
+      assert.match(await page.textContent('.notes'), new RegExp(L.damaged));
+      assert.ok((await page.evaluate(() => location.hash.length)) < 20000, 'the address bar holds the page\'s own link');
+      const ms = await page.evaluate(() => performance.getEntriesByName('gpuplan:first-figure')[0].startTime - performance.getEntriesByName('gpuplan:start')[0].startTime);
+      await context.close();
+      return ms;
+    };
+    const short = await own(21);
+    const huge = await own(1_500_000);
+    assert.ok(huge < short + 4000, `first figure ${huge} ms after the page's first script (a short link: ${short} ms)`);
   });
 }

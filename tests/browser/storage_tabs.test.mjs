@@ -13,11 +13,11 @@ after(async () => { await browser?.close(); });
 
 const LANGS = [
   { locale: 'zh-CN', btn: { rename: '重命名', ok: '确定', del: '删除', open: '打开', update: '保存更改', undo: '撤销', back: '回到之前的输入', clear: '下载并清除' },
-    conflict: '两个版本都已保留', thisTab: '（本标签页）', newerSession: '只在本次打开页面期间保留', importNewer: '来自更新的 gpuplan 版本', locked: '没有保存', linkReplaced: '替换了表单里的输入',
-    overCap: '超过新建项目的上限', damaged: '已损坏', importOver: '超出上限', invalid: '无效' },
+    conflict: '两个版本都已保留', thisTab: '（本标签页）', newerSession: '只在本次会话保留', importNewer: '来自更新的 gpuplan 版本', locked: '没有保存', linkReplaced: '替换了你的输入',
+    overCap: '超过上限 50', damaged: '已损坏', importOver: '超出上限', invalid: '无效' },
   { locale: 'en-US', btn: { rename: 'Rename', ok: 'OK', del: 'Delete', open: 'Open', update: 'Save changes', undo: 'Undo', back: 'Back to my inputs', clear: 'Download and clear' },
-    conflict: 'both versions are kept', thisTab: ' (this tab)', newerSession: 'Kept only while this page is open', importNewer: 'comes from a newer version', locked: 'Not saved', linkReplaced: 'replaced the inputs in the form',
-    overCap: 'over the limit of 50 for new ones', damaged: 'damaged', importOver: 'over the limit of 50', invalid: 'invalid' },
+    conflict: 'both are kept', thisTab: ' (this tab)', newerSession: 'Kept for this session only', importNewer: 'is from a newer version', locked: 'Not saved', linkReplaced: 'replaced your inputs',
+    overCap: 'over the limit of 50: all are kept', damaged: 'damaged', importOver: 'over the limit of 50', invalid: 'invalid' },
 ];
 
 const stored = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('gpuplan.projects') ?? '{"projects":[]}'));

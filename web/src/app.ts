@@ -400,7 +400,7 @@ export class App implements Ctx, ProjectsCtx {
       const prev = before;
       if (!prev || copy) return;
       this.changeProjects((now) => (now.some((x) => x.id === id && x.saved_at === savedAt) ? now.map((x) => (x.id === id ? { ...x, state: prev.state, saved_at: prev.saved_at } : x)) : null),
-        () => this.t('projects.update_undone', { name: prev.name }));
+        () => this.t('projects.undone', { name: prev.name }));
       if (this.openProjectId === id) this.openVersion = prev.saved_at;
     });
     if (copy) this.openProjectId = (copy as Project).id;
@@ -439,7 +439,7 @@ export class App implements Ctx, ProjectsCtx {
     }, () => this.t('projects.renamed', { name: next }),
     // Undo gives back the old name only, and only while the new one stands.
     () => this.changeProjects((now) => (now.some((x) => x.id === id && x.name === next) ? now.map((x) => (x.id === id ? { ...x, name: uniqueName(old, now, id) } : x)) : null),
-      () => this.t('projects.rename_undone', { name: old })));
+      () => this.t('projects.undone', { name: old })));
   }
 
   duplicateProject(id: string): void {
@@ -469,7 +469,7 @@ export class App implements Ctx, ProjectsCtx {
       const p = gone;
       if (!p) return;
       this.changeProjects((now) => (now.some((x) => x.id === p.id) ? null : [...now.slice(0, index), p, ...now.slice(index)]),
-        () => this.t('projects.delete_undone', { name: p.name }));
+        () => this.t('projects.undone', { name: p.name }));
     });
   }
 

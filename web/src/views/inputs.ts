@@ -104,7 +104,7 @@ function customModel(ctx: Ctx): HTMLElement {
     const r = parseHfConfig(paste.value);
     if (!r.ok) {
       status.textContent = r.reason === 'range'
-        ? t(r.int ? 'hf.range.int' : 'hf.range', { field: r.field, value: limitNumber(r.value), min: limitNumber(r.min), max: limitNumber(r.max) })
+        ? t('hf.range', { field: r.field, value: limitNumber(r.value), min: limitNumber(r.min), max: limitNumber(r.max) })
         : r.reason === 'missing' ? t('hf.missing', { field: r.field ?? '' }) : t('hf.invalid');
       status.className = 'help bad';
       return;
