@@ -325,7 +325,11 @@ export class App implements Ctx, ProjectsCtx {
         { label: this.t('notice.download_left'), run: () => download('gpuplan-quotes-not-kept.json', serializeQuotes(capped.left), 'application/json') });
     }
     if (!this.saved(saveQuotes(this.store, this.quotes), PRICES_KEY)) {
-      if (this.store.available) this.notify(this.t('notice.unsaved'), 'error');
+      // Said once, as every failure to save.
+      if (this.store.available && !this.storageSaid.has('unsaved')) {
+        this.storageSaid.add('unsaved');
+        this.notify(this.t('notice.unsaved'), 'error');
+      }
     } else if (message) this.notify(message);
     this.renderResults();
   }
