@@ -3,17 +3,30 @@
 // the catch here is the last line of defence so JavaScript never sees a bare
 // exception pointer.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <string>
 
 #include "gpuplan/api.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/request.h"
 
 namespace {
 
-std::string plan(const std::string& request_json) {
+// The request arrives as the JavaScript value itself, so that one over the
+// limit is refused before its bytes are copied into the module's memory: a
+// string of more UTF-16 units than the limit has bytes has more bytes. Only
+// its head (the limit's worth, where its locale is read) is copied.
+std::string plan(const emscripten::val& request) {
   try {
-    return gpuplan::plan_json(request_json).json;
+    if (request.isString() && request["length"].as<double>() > double(gpuplan::kMaxRequestBytes)) {
+      std::string head = request.call<emscripten::val>("slice", 0, double(gpuplan::kMaxRequestBytes)).as<std::string>();
+      head.resize(gpuplan::kMaxRequestBytes);
+      const double size = emscripten::val::global("Buffer").call<double>("byteLength", request, std::string("utf8"));
+      return gpuplan::too_large_json(head, std::size_t(size)).json;
+    }
+    // A value that is not a string is refused here as Embind refuses one.
+    return gpuplan::plan_json(request.as<std::string>()).json;
   } catch (...) {
     return R"({"error":{"code":"internal","path":"","message":"internal error"}})";
   }

@@ -13,6 +13,7 @@
 
 #include "gpuplan/api.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/request.h"
 
 namespace {
 // The last answer, kept until the next call so JavaScript can copy it out.
@@ -33,6 +34,16 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_plan(const char* request, std::size_t s
   }
   return last_reply.data();
 }
+
+// A request over the limit, refused before it is copied: `head` is its first
+// bytes (at most the limit), where the locale is read; `size` its whole size.
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_too_large(const char* head, std::size_t head_size, double size) {
+  last_reply = gpuplan::too_large_json(std::string_view(head, head_size), std::size_t(size)).json;
+  return last_reply.data();
+}
+
+// The largest request plan() reads, in UTF-8 bytes (gpuplan/request.h).
+EMSCRIPTEN_KEEPALIVE std::size_t gpuplan_request_limit() { return gpuplan::kMaxRequestBytes; }
 
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_catalog() {
   const std::string_view text = gpuplan::embedded_catalog_json();

@@ -47,16 +47,48 @@ export default async function createGpuplan(options = {}) {
   wasm._initialize();
   const decoder = new TextDecoder();
   const reply = (ptr) => decoder.decode(new Uint8Array(wasm.memory.buffer, ptr, wasm.gpuplan_reply_size()));
+  const limit = wasm.gpuplan_request_limit();
+  // Bytes of UTF-8 a string takes, counted without making them: its units,
+  // plus what each run of non-ASCII adds (a regular expression skips the
+  // ASCII natively, several times faster than a loop over 100 M units).
+  const utf8Length = (text) => {
+    let n = text.length;
+    const wide = /[^\x00-\x7f]+/g;
+    for (let m = wide.exec(text); m; m = wide.exec(text)) {
+      const run = m[0];
+      for (let i = 0; i < run.length; ++i) {
+        const u = run.charCodeAt(i);
+        if (u < 0x800) n += 1;
+        else if (u >= 0xd800 && u <= 0xdfff) {
+          // As utf8() reads it: with the next unit, four bytes (an ASCII next
+          // unit, outside the run, is already counted; none at all adds one).
+          n += 2;
+          if (i + 1 < run.length) ++i;
+          else if (m.index + run.length === text.length) n += 1;
+        } else n += 2;
+      }
+    }
+    return n;
+  };
+  const call = (bytes, run) => {
+    const ptr = wasm.malloc(bytes.length + 1);
+    new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
+    try {
+      return reply(run(ptr));
+    } finally {
+      wasm.free(ptr);
+    }
+  };
   return {
     plan(requestJson) {
-      const bytes = utf8(requestJson);
-      const ptr = wasm.malloc(bytes.length + 1);
-      new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
-      try {
-        return reply(wasm.gpuplan_plan(ptr, bytes.length));
-      } finally {
-        wasm.free(ptr);
+      // A string of more units than the limit has bytes, has more bytes:
+      // refused with only its head copied in (its locale is read there).
+      if (requestJson.length > limit) {
+        const head = utf8(requestJson.slice(0, limit)).subarray(0, limit);
+        return call(head, (ptr) => wasm.gpuplan_too_large(ptr, head.length, utf8Length(requestJson)));
       }
+      const bytes = utf8(requestJson);
+      return call(bytes, (ptr) => wasm.gpuplan_plan(ptr, bytes.length));
     },
     catalog() {
       return reply(wasm.gpuplan_catalog());

@@ -197,5 +197,55 @@ TEST(JsonReader, LocaleIsReadFromTheRawText) {
   EXPECT_EQ(sniff_locale("{\"locale\""), Locale::zh_CN);
 }
 
+TEST(JsonReader, NothingAfterTheValueNotEvenAfterANul) {
+  // nlohmann's lexer takes a NUL for the end of its input: what follows would be ignored.
+  const std::string text = std::string("{\"a\":1}") + '\0' + "{\"ignored\": true}";
+  for (Locale l : {Locale::en, Locale::zh_CN}) {
+    try {
+      (void)parse_json_text(text, l, kMaxBytes, kMaxDepth);
+      ADD_FAILURE() << "accepted a text with a NUL";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.error.code, "invalid_json");
+      EXPECT_NE(e.error.message.find(l == Locale::en ? "at byte 7" : "第 7 字节处出错"), std::string::npos) << e.error.message;
+    }
+  }
+}
+
+TEST(JsonReader, InvalidJsonIsWhollyInTheMessagesLanguage) {
+  try {
+    (void)parse_json_text("{\"a\": ", Locale::zh_CN, kMaxBytes, kMaxDepth);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    std::string m = e.error.message;
+    m.erase(m.find("JSON"), 4);
+    for (char c : m) EXPECT_FALSE((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) << e.error.message;
+  }
+}
+
+TEST(JsonReader, AHugeNumberIsCutInTheMessage) {
+  const std::string digits(1 << 20, '9');
+  try {
+    (void)parse_json_text("{\"a\":" + digits + "}", Locale::en, kMaxBytes, kMaxDepth);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.error.code, "out_of_range");
+    EXPECT_LT(e.error.message.size(), 200u) << e.error.message.substr(0, 200);
+  }
+}
+
+TEST(JsonReader, LocaleNamesInAnyCase) {
+  Locale l = Locale::zh_CN;
+  for (const char* en : {"en", "EN", "en-US", "en_US", "En-gb"}) {
+    EXPECT_TRUE(locale_named(en, l)) << en;
+    EXPECT_EQ(l, Locale::en) << en;
+  }
+  for (const char* zh : {"zh", "ZH", "zh-CN", "zh_Hans"}) {
+    EXPECT_TRUE(locale_named(zh, l)) << zh;
+    EXPECT_EQ(l, Locale::zh_CN) << zh;
+  }
+  for (const char* none : {"", "e", "english", "fr", "enx", "zhCN"}) EXPECT_FALSE(locale_named(none, l)) << none;
+  EXPECT_EQ(sniff_locale("{\"locale\":\"EN\"}"), Locale::en);
+}
+
 }  // namespace
 }  // namespace gpuplan::test

@@ -5,12 +5,16 @@ import { iframeSnippet, isEmbed, reportHeight } from './embed';
 import { toCsv, toJson, toMarkdown } from './export';
 import { gib, hours, num } from './format';
 import { detectLang, translator, type Lang, type T } from './i18n';
-import { capQuotes, loadQuotes, MAX_QUOTES, mergeQuotes, parseImport, saveQuotes, setAsideCount, type Notice, type Quote, type Reason } from './prices';
-import { Store } from './storage';
 import {
-  LAST_KEY, loadLast, loadProjects, MAX_PROJECTS, mergeProjects, newId, saveLast, saveProjects, serializeFile, uniqueName,
+  capQuotes, loadQuotes, MAX_QUOTES, mergeQuotes, newerFileVersion, parseImport, PRICES_KEY, saveQuotes, serializeQuotes, setAsideCount,
+  type Notice, type Quote, type Reason,
+} from './prices';
+import { Store, type Failure } from './storage';
+import {
+  changeProjects, LAST_KEY, loadLast, loadProjects, MAX_PROJECTS, mergeProjects, newId, PROJECTS_KEY, readProjects, saveLast, serializeFile, uniqueName,
   type Project, type StoredStatus,
 } from './storage_state';
+import { flushPending } from './views/controls';
 import firstAnswers from 'virtual:gpuplan-first-answers';
 import { figureQuestion } from './first_answer';
 import { effectiveScope, formPath, toRequest, type Request } from './request';
@@ -32,6 +36,10 @@ import { projectsView, type ProjectsCtx } from './views/projects';
 declare const __GPUPLAN_VERSION__: string;
 export const VERSION = typeof __GPUPLAN_VERSION__ === 'string' ? __GPUPLAN_VERSION__ : 'dev';
 
+// This tab's link after its last edit, when the tab was reloaded before the
+// address bar caught up (App.flushTyping).
+const RELOAD_KEY = 'gpuplan.reload';
+
 interface Note { id: number; text: string; kind: 'info' | 'error'; action?: { label: string; run: () => void } }
 
 export class App implements Ctx, ProjectsCtx {
@@ -47,6 +55,9 @@ export class App implements Ctx, ProjectsCtx {
   readonly store = Store.open();
   projects: Project[] = [];
   openProjectId = '';
+  // The version (saved_at) of the open project this tab opened or last
+  // saved: "Save changes" over a version another tab saved since keeps both.
+  private openVersion = '';
   compareIds: string[] = [];
   // Said once per session: storage is off, or full.
   private storageSaid = new Set<string>();
@@ -69,7 +80,7 @@ export class App implements Ctx, ProjectsCtx {
   constructor(readonly root: HTMLElement, readonly catalog: Catalog, private readonly pageHtml: string) {
     this.gpuIndex = new Map(catalog.gpus.map((g) => [g.id, g]));
     this.embed = isEmbed(location.search);
-    const fromHash = decodeHash(location.hash);
+    const fromHash = decodeHash(App.openingHash());
     const last = loadLast(this.store);
     // A share link always wins over the stored inputs (and never touches a project).
     const restored = !(fromHash && fromHash !== 'invalid') && last.state !== null;
@@ -95,9 +106,68 @@ export class App implements Ctx, ProjectsCtx {
     this.projects = projects.projects;
     this.storedNotice(projects.found, 'notice.projects');
     if (projects.skipped) this.notify(t('projects.skipped', { n: projects.skipped }), 'error', this.backupAction(projects.backupKey, 'gpuplan-projects-backup.json'));
+    if (projects.over) this.notify(t('projects.over_cap', { n: this.projects.length, max: MAX_PROJECTS }), 'info');
     // The address bar holds the state shown, so "Copy link" copies it.
     if (fromHash === 'invalid' || restored) this.writeHash();
     window.addEventListener('hashchange', () => this.hashChanged());
+    // Another tab of this page wrote the store: this tab shows what is there now.
+    window.addEventListener('storage', (e) => {
+      if (e.key === PROJECTS_KEY || e.key === null) this.projectsFromStore();
+      if (e.key === PRICES_KEY || e.key === null) this.quotesFromStore();
+    });
+    // Typing still waiting for its pause is applied (and so remembered)
+    // before the tab is hidden, closed or reloaded.
+    window.addEventListener('pagehide', () => this.flushTyping());
+    document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') this.flushTyping(); });
+  }
+
+  // The tab is going (closed, reloaded, hidden): the typing still waiting
+  // for its pause is applied, and so saved. A reload has already taken the
+  // address bar's link, which is now one edit behind: the tab's
+  // sessionStorage tells the reloaded page which link it replaces.
+  private flushTyping(): void {
+    const before = location.hash;
+    flushPending();
+    if (location.hash === before) return;
+    try {
+      sessionStorage.setItem(RELOAD_KEY, JSON.stringify({ from: before, to: location.hash }));
+    } catch {
+      // No session storage: a reload shows the link the address bar held.
+    }
+  }
+
+  // The link the page opens on: the address bar's, or, when this tab was
+  // reloaded right after an edit (flushTyping), the edit's.
+  private static openingHash(): string {
+    try {
+      const raw = sessionStorage.getItem(RELOAD_KEY);
+      sessionStorage.removeItem(RELOAD_KEY);
+      const r = raw ? (JSON.parse(raw) as { from?: unknown; to?: unknown }) : null;
+      if (r && r.from === location.hash && typeof r.to === 'string') {
+        history.replaceState(null, '', `${location.pathname}${location.search}${r.to}`);
+      }
+    } catch {
+      // Session storage refused or damaged: the address bar's link.
+    }
+    return location.hash;
+  }
+
+  private projectsFromStore(): void {
+    const now = readProjects(this.store);
+    if (!now.ok) return;
+    const open = now.projects.find((p) => p.id === this.openProjectId);
+    if (open && this.openVersion && open.saved_at !== this.openVersion) this.notify(this.t('projects.changed_elsewhere', { name: open.name }));
+    this.projects = now.projects;
+    this.compareIds = this.compareIds.filter((id) => id === 'current' || this.projects.some((p) => p.id === id));
+    if (this.ready) this.renderResults();
+  }
+
+  private quotesFromStore(): void {
+    const known = { platforms: new Set(this.catalog.platforms.map((p) => p.id)), gpus: new Set(this.catalog.gpus.map((g) => g.id)) };
+    const loaded = loadQuotes(this.store, known);
+    if (loaded.notices.some((n) => n.kind !== 'loaded')) return;
+    this.quotes = loaded.quotes;
+    if (this.ready) this.renderResults();
   }
 
   private writeHash(): void {
@@ -114,11 +184,23 @@ export class App implements Ctx, ProjectsCtx {
       this.writeHash();
       return;
     }
+    const before = { state: this.state, open: this.openProjectId, version: this.openVersion };
     this.state = s;
     this.openProjectId = '';
     // Like a link opened: the stored last inputs are backed up before the first edit replaces them.
     this.lastFromLink = true;
     this.renderAll();
+    // The form was replaced: said, with the way back to what was there.
+    if (JSON.stringify(before.state) !== JSON.stringify(s)) {
+      this.notify(this.t('notice.link_replaced'), 'info', {
+        label: this.t('notice.back_to_mine'),
+        run: () => {
+          this.openProjectId = before.open;
+          this.openVersion = before.version;
+          this.set(before.state, { inputs: true });
+        },
+      });
+    }
   }
 
   private startFresh(): void {
@@ -157,16 +239,23 @@ export class App implements Ctx, ProjectsCtx {
     } else if (found.status === 'migrated') this.notify(t(`${prefix}.migrated` as never, { from: found.from }));
   }
 
-  // Storage off or full: said once, in words, and nothing is lost.
-  private storageFailed(why: 'unavailable' | 'full'): void {
-    if (this.storageSaid.has(why)) return;
-    this.storageSaid.add(why);
-    this.notify(this.t(why === 'full' ? 'notice.full' : 'notice.cannot_remember'), 'error');
+  // A write that failed: said once per reason and key, in words, with what to
+  // do; nothing is lost (the page keeps it for the session).
+  private storageFailed(why: Failure, key = ''): void {
+    const once = why === 'full' || why === 'unavailable' ? why : `${why}:${key}`;
+    if (this.storageSaid.has(once)) return;
+    this.storageSaid.add(once);
+    const t = this.t;
+    const what = t(key === LAST_KEY ? 'storage.what.last' : key === PROJECTS_KEY ? 'storage.what.projects' : 'storage.what.prices');
+    const file = key === LAST_KEY ? 'gpuplan-last-backup.json' : key === PROJECTS_KEY ? 'gpuplan-projects-backup.json' : 'gpuplan-prices-backup.json';
+    if (why === 'locked') this.notify(t('notice.locked', { what }), 'error', this.keptAction(key, file));
+    else if (why === 'newer') this.notify(t('notice.newer_kept', { what }), 'error');
+    else this.notify(t(why === 'full' ? 'notice.full' : 'notice.cannot_remember'), 'error');
   }
 
-  // After a write: says why it failed, if it did (a locked key is already explained).
-  private saved(ok: boolean): boolean {
-    if (!ok && this.store.failure) this.storageFailed(this.store.failure);
+  // After a write of `key`: says why it failed, if it did.
+  private saved(ok: boolean, key = ''): boolean {
+    if (!ok && this.store.failure) this.storageFailed(this.store.failure, key);
     return ok;
   }
 
@@ -225,79 +314,167 @@ export class App implements Ctx, ProjectsCtx {
       if (raw) this.store.backup(LAST_KEY, raw);
       this.lastFromLink = false;
     }
-    this.saved(saveLast(this.store, this.state));
+    this.saved(saveLast(this.store, this.state), LAST_KEY);
   }
 
   setQuotes(quotes: Quote[], message?: string): void {
     const capped = capQuotes(quotes);
     this.quotes = capped.quotes;
-    if (capped.over) this.notify(this.t('quotes.capped', { max: MAX_QUOTES, n: capped.over }), 'error');
-    if (!this.saved(saveQuotes(this.store, this.quotes))) {
-      if (this.store.available) this.notify(this.t('notice.unsaved'), 'error');
+    if (capped.over) {
+      this.notify(this.t('quotes.capped', { max: MAX_QUOTES, n: capped.over }), 'error',
+        { label: this.t('notice.download_left'), run: () => download('gpuplan-quotes-not-kept.json', serializeQuotes(capped.left), 'application/json') });
+    }
+    if (!this.saved(saveQuotes(this.store, this.quotes), PRICES_KEY)) {
+      // Said once, as every failure to save.
+      if (this.store.available && !this.storageSaid.has('unsaved')) {
+        this.storageSaid.add('unsaved');
+        this.notify(this.t('notice.unsaved'), 'error');
+      }
     } else if (message) this.notify(message);
     this.renderResults();
   }
 
   // --- named projects (views/projects.ts) ---------------------------------
 
-  private storeProjects(projects: Project[], message: string, undo?: Project[]): void {
-    this.projects = projects;
-    const ok = this.saved(saveProjects(this.store, projects));
-    this.notify(ok ? message : `${message} ${this.t('projects.unsaved')}`, ok ? 'info' : 'error',
-      undo ? { label: this.t('undo'), run: () => this.storeProjects(undo, this.t('projects.restored')) } : undefined);
+  // Every change re-reads the stored list and applies itself there (another
+  // tab may have saved since); `change` answers null for "nothing to do".
+  // The list shown is then the stored one, or, when it could not be written,
+  // this tab's for the session, said.
+  private changeProjects(change: (now: Project[]) => Project[] | null, message: () => string, undo?: () => void): boolean {
+    let none = false;
+    const r = changeProjects(this.store, this.projects, (now) => {
+      const next = change(now);
+      if (next === null) none = true;
+      return next ?? now;
+    });
+    this.projects = r.projects;
+    const action = undo ? { label: this.t('undo'), run: undo } : undefined;
+    const text = none ? '' : message();
+    if (none) {
+      // Nothing written; the list shown is the stored one.
+    } else if (r.status === 'ok') {
+      if (text) this.notify(text, 'info', action);
+    } else {
+      this.saved(false, PROJECTS_KEY);
+      this.notify(`${text} ${this.t(r.status === 'newer' ? 'projects.session_only' : 'projects.unsaved')}`.trim(), 'error', action);
+    }
     this.renderResults();
+    return !none;
   }
 
   saveProject(name: string): void {
-    if (this.projects.length >= MAX_PROJECTS) {
+    let p: Project | null = null;
+    const done = this.changeProjects((now) => {
+      if (now.length >= MAX_PROJECTS) return null;
+      p = { id: newId(), name: uniqueName(name || this.state.title || this.t('projects.default_name'), now), saved_at: new Date().toISOString(), state: this.state };
+      return [...now, p];
+    }, () => this.t('projects.saved', { name: p?.name ?? '' }));
+    if (!done || !p) {
       this.notify(this.t('projects.full', { max: MAX_PROJECTS }), 'error');
       return;
     }
-    const p: Project = { id: newId(), name: uniqueName(name || this.state.title || this.t('projects.default_name'), this.projects), saved_at: new Date().toISOString(), state: this.state };
-    this.openProjectId = p.id;
-    this.storeProjects([...this.projects, p], this.t('projects.saved', { name: p.name }));
+    this.openProjectId = (p as Project).id;
+    this.openVersion = (p as Project).saved_at;
+    this.renderResults();
   }
 
   updateProject(id: string): void {
-    const p = this.projects.find((x) => x.id === id);
-    if (!p) return;
-    this.storeProjects(this.projects.map((x) => (x.id === id ? { ...x, state: this.state, saved_at: new Date().toISOString() } : x)), this.t('projects.updated', { name: p.name }), this.projects);
+    const mine = this.projects.find((x) => x.id === id);
+    if (!mine) return;
+    const savedAt = new Date().toISOString();
+    const base = this.openVersion;
+    let before: Project | null = null;
+    let copy: Project | null = null;
+    let theirs = mine.name;
+    this.changeProjects((now) => {
+      const there = now.find((x) => x.id === id);
+      const ours: Project = { ...(there ?? mine), state: this.state, saved_at: savedAt };
+      if (there && base && there.saved_at !== base) {
+        // Another tab saved this project since this one opened it: both kept.
+        theirs = there.name;
+        copy = { ...ours, id: newId(), name: uniqueName(this.t('projects.conflict_name', { name: there.name }), now) };
+        return [...now, copy];
+      }
+      before = there ?? null;
+      return there ? now.map((x) => (x.id === id ? ours : x)) : [...now, ours];
+    }, () => (copy ? this.t('projects.conflict', { name: theirs, copy: (copy as Project).name }) : this.t('projects.updated', { name: mine.name })),
+    () => {
+      // Undo puts back only this project's previous inputs, and only while
+      // no later save has replaced the ones saved here.
+      const prev = before;
+      if (!prev || copy) return;
+      this.changeProjects((now) => (now.some((x) => x.id === id && x.saved_at === savedAt) ? now.map((x) => (x.id === id ? { ...x, state: prev.state, saved_at: prev.saved_at } : x)) : null),
+        () => this.t('projects.undone', { name: prev.name }));
+      if (this.openProjectId === id) this.openVersion = prev.saved_at;
+    });
+    if (copy) this.openProjectId = (copy as Project).id;
+    this.openVersion = savedAt;
+    this.renderResults();
   }
 
   openProject(id: string): void {
     const p = this.projects.find((x) => x.id === id);
     if (!p) return;
-    const before = this.state;
+    const before = { state: this.state, open: this.openProjectId, version: this.openVersion };
     this.openProjectId = id;
+    this.openVersion = p.saved_at;
     this.set(p.state, { inputs: true });
-    this.notify(this.t('projects.opened', { name: p.name }), 'info', { label: this.t('undo'), run: () => { this.openProjectId = ''; this.set(before, { inputs: true }); } });
+    this.notify(this.t('projects.opened', { name: p.name }), 'info', {
+      label: this.t('undo'),
+      run: () => {
+        this.openProjectId = before.open;
+        this.openVersion = before.version;
+        this.set(before.state, { inputs: true });
+      },
+    });
   }
 
   renameProject(id: string, name: string): void {
-    const p = this.projects.find((x) => x.id === id);
     const clean = name.trim();
-    if (!p || !clean || clean === p.name) return;
-    const next = uniqueName(clean, this.projects, id);
-    this.storeProjects(this.projects.map((x) => (x.id === id ? { ...x, name: next } : x)), this.t('projects.renamed', { name: next }), this.projects);
+    if (!clean) return;
+    let old = '';
+    let next = '';
+    this.changeProjects((now) => {
+      const there = now.find((x) => x.id === id);
+      if (!there) return null;
+      old = there.name;
+      next = uniqueName(clean, now, id);
+      return next === old ? null : now.map((x) => (x.id === id ? { ...x, name: next } : x));
+    }, () => this.t('projects.renamed', { name: next }),
+    // Undo gives back the old name only, and only while the new one stands.
+    () => this.changeProjects((now) => (now.some((x) => x.id === id && x.name === next) ? now.map((x) => (x.id === id ? { ...x, name: uniqueName(old, now, id) } : x)) : null),
+      () => this.t('projects.undone', { name: old })));
   }
 
   duplicateProject(id: string): void {
-    const p = this.projects.find((x) => x.id === id);
-    if (!p) return;
-    if (this.projects.length >= MAX_PROJECTS) {
-      this.notify(this.t('projects.full', { max: MAX_PROJECTS }), 'error');
-      return;
-    }
-    const copy: Project = { ...p, id: newId(), name: uniqueName(this.t('projects.copy_name', { name: p.name }), this.projects), saved_at: new Date().toISOString() };
-    this.storeProjects([...this.projects, copy], this.t('projects.saved', { name: copy.name }));
+    let copy: Project | null = null;
+    const done = this.changeProjects((now) => {
+      const p = now.find((x) => x.id === id) ?? this.projects.find((x) => x.id === id);
+      if (!p || now.length >= MAX_PROJECTS) return null;
+      copy = { ...p, id: newId(), name: uniqueName(this.t('projects.copy_name', { name: p.name }), now), saved_at: new Date().toISOString() };
+      return [...now, copy];
+    }, () => this.t('projects.saved', { name: copy?.name ?? '' }));
+    if (!done && this.projects.length >= MAX_PROJECTS) this.notify(this.t('projects.full', { max: MAX_PROJECTS }), 'error');
   }
 
   deleteProject(id: string): void {
-    const p = this.projects.find((x) => x.id === id);
-    if (!p) return;
+    let gone: Project | null = null;
+    let index = 0;
     if (this.openProjectId === id) this.openProjectId = '';
     this.compareIds = this.compareIds.filter((x) => x !== id);
-    this.storeProjects(this.projects.filter((x) => x.id !== id), this.t('projects.deleted', { name: p.name }), this.projects);
+    this.changeProjects((now) => {
+      index = now.findIndex((x) => x.id === id);
+      if (index < 0) return null;
+      gone = now[index];
+      return now.filter((x) => x.id !== id);
+    }, () => this.t('projects.deleted', { name: gone?.name ?? '' }),
+    // Undo puts back this one project where it was; the others stay as they are now.
+    () => {
+      const p = gone;
+      if (!p) return;
+      this.changeProjects((now) => (now.some((x) => x.id === p.id) ? null : [...now.slice(0, index), p, ...now.slice(index)]),
+        () => this.t('projects.undone', { name: p.name }));
+    });
   }
 
   exportProjects(): void {
@@ -308,14 +485,22 @@ export class App implements Ctx, ProjectsCtx {
     const known = { platforms: new Set(this.catalog.platforms.map((p) => p.id)), gpus: new Set(this.catalog.gpus.map((g) => g.id)) };
     const parsed = parseImport(text, known);
     if (!parsed) {
-      this.notify(this.t('projects.import.bad'), 'error');
+      const newer = newerFileVersion(text);
+      this.notify(newer === null ? this.t('projects.import.bad') : this.t('import.newer', { v: newer }), 'error');
       return;
     }
-    const merged = mergeProjects(this.projects, parsed.doc);
-    this.projects = merged.projects;
-    const projectsOk = this.saved(saveProjects(this.store, this.projects));
-    const message = this.t('projects.imported', { n: merged.added, q: parsed.quotes.length, skipped: merged.skipped + parsed.rejected + merged.over });
-    if (!projectsOk) this.notify(this.t('projects.unsaved'), 'error');
+    let merged: ReturnType<typeof mergeProjects> | null = null;
+    this.changeProjects((now) => {
+      merged = mergeProjects(now, parsed.doc);
+      return merged.added ? merged.projects : null;
+    }, () => '');
+    const m = merged as ReturnType<typeof mergeProjects> | null;
+    const left = m?.left ?? [];
+    if (left.length) {
+      this.notify(this.t('projects.import_over', { n: left.length, max: MAX_PROJECTS }), 'error',
+        { label: this.t('notice.download_left'), run: () => download('gpuplan-projects-not-imported.json', serializeFile(left, []), 'application/json') });
+    }
+    const message = this.t('projects.imported', { n: m?.added ?? 0, q: parsed.quotes.length, skipped: (m?.skipped ?? 0) + parsed.rejected });
     this.setQuotes(mergeQuotes(this.quotes, parsed.quotes), message);
   }
 

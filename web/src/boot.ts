@@ -7,7 +7,7 @@
 // compressed wasm (docs/performance-log.md, "The page at 174.7 KiB").
 import packedBase64, { decoderBase64, layout } from 'virtual:gpuplan-packed';
 import { lzmaReader } from './lzma';
-import { opensOnOwnForm } from './opening';
+import { dropOversizedLink, opensOnOwnForm } from './opening';
 import { unpackWasm } from './unpack';
 
 // What main.ts takes over.
@@ -33,6 +33,7 @@ declare global {
 const pageHtml = `<!doctype html>\n${document.documentElement.outerHTML}`;
 
 try {
+  dropOversizedLink();
   performance.mark('gpuplan:start');
   // Uint8Array.fromBase64 (ES2026) decodes natively; atob is the fallback.
   const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;

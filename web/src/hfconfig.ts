@@ -8,6 +8,8 @@
 // (twice when the LM head is untied), plus the norms (2h per layer) and the
 // learned positions GPT-2 and BERT carry.
 
+import { LIMITS } from './limits';
+
 export interface Dimensions {
   kind: 'decoder' | 'encoder' | 'encoder-decoder';
   params: number; layers: number; hidden: number; heads: number; kv_heads: number; ffn: number; vocab: number;
@@ -27,7 +29,28 @@ const ENCODERS = ['bert', 'roberta', 'deberta', 'deberta-v2', 'electra', 'albert
 const ENCODER_DECODERS = ['t5', 'mt5', 'bart', 'mbart', 'pegasus', 'marian', 'whisper'];
 const GATED_ACTIVATIONS = ['silu', 'swiglu', 'geglu', 'gelu_pytorch_tanh'];
 
-export type ParseResult = { ok: true; dims: Dimensions } | { ok: false; reason: 'json' | 'not_object' | 'missing'; field?: string };
+// range: the config's `field` says `value`, outside the planner's limits
+// for it (min to max, whole numbers when int): refused here, in the config's
+// own words, rather than by the planner in the request's.
+export type ParseResult =
+  | { ok: true; dims: Dimensions }
+  | { ok: false; reason: 'json' | 'not_object' | 'missing'; field?: string }
+  | { ok: false; reason: 'range'; field: string; value: number; min: number; max: number; int: boolean };
+
+// The config's name for each dimension, for the message.
+const CONFIG_NAMES = {
+  hidden: 'hidden_size', layers: 'num_hidden_layers', heads: 'num_attention_heads', kv_heads: 'num_key_value_heads',
+  ffn: 'intermediate_size', vocab: 'vocab_size', experts: 'num_local_experts', experts_per_token: 'num_experts_per_tok', params: 'params',
+} as const;
+
+function outOfRange(d: Dimensions): ParseResult | null {
+  for (const [key, field] of Object.entries(CONFIG_NAMES) as [keyof typeof CONFIG_NAMES, string][]) {
+    const lim = LIMITS[`model.${key}`];
+    const v = d[key];
+    if (!(v >= lim.min && v <= lim.max) || (lim.int && !Number.isInteger(v))) return { ok: false, reason: 'range', field, value: v, ...lim };
+  }
+  return null;
+}
 
 export function parseHfConfig(text: string): ParseResult {
   let data: unknown;
@@ -73,11 +96,9 @@ export function parseHfConfig(text: string): ParseResult {
     vocab * hidden * (tied ? 1 : 2) +
     (learnedPositions ? positions * hidden : 0) +
     hidden;
-  return {
-    ok: true,
-    dims: {
-      kind, params: Math.round(params), layers, hidden, heads, kv_heads: kvHeads, ffn, vocab,
-      gated_mlp: gated, tied_embeddings: tied, experts, experts_per_token: perToken, model_type: modelType,
-    },
+  const dims: Dimensions = {
+    kind, params: Math.round(params), layers, hidden, heads, kv_heads: kvHeads, ffn, vocab,
+    gated_mlp: gated, tied_embeddings: tied, experts, experts_per_token: perToken, model_type: modelType,
   };
+  return outOfRange(dims) ?? { ok: true, dims };
 }

@@ -3,7 +3,7 @@
 // written by another version) is copied to a backup key before anything is
 // reset (storage.ts, bounded), and the page says so; a reset keeps the old
 // list for undo.
-import { asRecord, loadVersioned, migrate, type Schema, type Store } from './storage';
+import { asRecord, loadVersioned, migrate, writeVersioned, type Schema, type Store } from './storage';
 
 export interface Quote {
   platform: string;
@@ -150,7 +150,7 @@ export function serializeQuotes(quotes: Quote[]): string {
 }
 
 export function saveQuotes(store: Store, quotes: Quote[]): boolean {
-  return quotes.length ? store.write(PRICES_KEY, serializeQuotes(quotes)) : store.remove(PRICES_KEY);
+  return writeVersioned(store, QUOTES_SCHEMA, quotes.length ? serializeQuotes(quotes) : null);
 }
 
 // An imported file: a quote file (schema 1 or 2) or a projects file (3).
@@ -163,6 +163,13 @@ export function parseImport(text: string, known: Known): { quotes: Quote[]; reje
   return { quotes, rejected: setAsideCount(setAside) - (setAside.duplicate ?? 0), setAside, doc: m.doc };
 }
 
+// The schema of a file written by a newer page (one this page cannot read),
+// so the import can say so instead of calling it not a gpuplan file.
+export function newerFileVersion(text: string): number | null {
+  const m = migrate(text, FILE_SCHEMA);
+  return m && 'newer' in m ? m.newer : null;
+}
+
 export function quoteKey(q: { platform: string; gpu: string; billing: string }): string {
   return `${q.platform}/${q.gpu}/${q.billing}`;
 }
@@ -173,7 +180,9 @@ export function mergeQuotes(base: Quote[], added: Quote[]): Quote[] {
   return [...map.values()];
 }
 
-// The list as it can be kept: at most MAX_QUOTES (the first ones), and how many were left out.
-export function capQuotes(quotes: Quote[]): { quotes: Quote[]; over: number } {
-  return { quotes: quotes.slice(0, MAX_QUOTES), over: Math.max(0, quotes.length - MAX_QUOTES) };
+// The list as it can be kept: at most MAX_QUOTES (the first ones), and the
+// ones left out (offered as a file, never dropped in silence).
+export function capQuotes(quotes: Quote[]): { quotes: Quote[]; over: number; left: Quote[] } {
+  const left = quotes.slice(MAX_QUOTES);
+  return { quotes: quotes.slice(0, MAX_QUOTES), over: left.length, left };
 }

@@ -2,7 +2,8 @@
 // (URL hash), and how it becomes a planner request (contract v1).
 // Anything read back from a URL is untrusted: sanitize() keeps only known
 // fields of the right type and range, and falls back to the default.
-import { LINK_PREFIX } from './opening';
+import { LIMITS } from './limits';
+import { LINK_PREFIX, MAX_LINK_CHARS } from './opening';
 import { FRAMEWORK_IDS, type Framework } from './stack';
 import {
   BILLING, LORA_TARGETS, METHOD, MODE, MODEL_KIND, OPTIMIZER, PRECISION_INFER, PRECISION_TRAIN, RATE_UNIT,
@@ -180,36 +181,28 @@ export function applyPatch(s: State, patch: StatePatch): State {
 
 type Spec = { min: number; max: number; int?: boolean };
 const NUMBERS: Record<string, Spec> = {
-  micro_batch: { min: 1, max: 65536, int: true },
+  micro_batch: LIMITS['workload.micro_batch'],
   seq_len: { min: 0, max: 1 << 24, int: true },
-  image_size: { min: 8, max: 16384, int: true },
-  lora_rank: { min: 1, max: 65536, int: true },
+  image_size: LIMITS['workload.image_size'],
+  lora_rank: LIMITS['workload.lora.rank'],
   kv_cache_bits: { min: 4, max: 32, int: true },
-  gpus: { min: 1, max: 4096, int: true },
-  samples: { min: 0, max: 1e13 },
-  epochs: { min: 0, max: 1e6 },
-  budget: { min: 0, max: 1e12 },
-  deadline_days: { min: 0, max: 3650 },
+  gpus: LIMITS['workload.gpus'],
+  samples: LIMITS['data.samples'],
+  epochs: LIMITS['data.epochs'],
+  budget: LIMITS['budget.amount'],
+  deadline_days: LIMITS['prefs.deadline_days'],
   rl_group_size: { min: 1, max: 4096, int: true },
   rl_completion_len: { min: 1, max: 1 << 20, int: true },
   images_per_sample: { min: 0, max: 4096, int: true },
 };
-const CUSTOM_NUMBERS: Record<string, Spec> = {
-  params: { min: 1, max: 1e14 },
-  layers: { min: 1, max: 1000, int: true },
-  hidden: { min: 1, max: 1 << 20, int: true },
-  heads: { min: 1, max: 4096, int: true },
-  kv_heads: { min: 1, max: 4096, int: true },
-  ffn: { min: 1, max: 1 << 22, int: true },
-  vocab: { min: 1, max: 1 << 24, int: true },
-  experts: { min: 1, max: 1024, int: true },
-  experts_per_token: { min: 1, max: 1024, int: true },
-};
+// The core's limits (web/src/limits.ts, generated from core/include/gpuplan/limits.h).
+const CUSTOM_NUMBERS: Record<string, Spec> = Object.fromEntries(
+  ['params', 'layers', 'hidden', 'heads', 'kv_heads', 'ffn', 'vocab', 'experts', 'experts_per_token'].map((k) => [k, LIMITS[`model.${k}` as keyof typeof LIMITS]]));
 const SCIENCE_NUMBERS: Record<string, Spec> = {
-  count: { min: 1, max: 4096, int: true },
-  rate: { min: 0, max: 1e12 },
-  job: { min: 0, max: 1e15 },
-  memory_gb: { min: 0, max: 1e6 },
+  count: LIMITS['science.baseline.count'],
+  rate: LIMITS['science.baseline.rate'],
+  job: LIMITS['science.job'],
+  memory_gb: LIMITS['science.memory_gb'],
 };
 const STAGE_NUMBERS: Record<string, Spec> = {
   seeds: { min: 0, max: 1000, int: true },
@@ -331,10 +324,14 @@ export function encodeHash(s: State): string {
 // null when the hash carries no state; 'invalid' when it carries a broken one.
 export function decodeHash(hash: string): State | null | 'invalid' {
   if (!hash.startsWith(LINK_PREFIX)) return null;
-  const m = /^[A-Za-z0-9_-]{1,20000}$/.exec(hash.slice(LINK_PREFIX.length));
+  if (hash.length > LINK_PREFIX.length + MAX_LINK_CHARS) return 'invalid';
+  const m = /^[A-Za-z0-9_-]+$/.exec(hash.slice(LINK_PREFIX.length));
   if (!m) return 'invalid';
   try {
-    return sanitize(JSON.parse(fromBase64Url(m[0])));
+    const v: unknown = JSON.parse(fromBase64Url(m[0]));
+    // A link whose JSON is an array, a number, a string or null is no form.
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'invalid';
+    return sanitize(v);
   } catch {
     return 'invalid';
   }

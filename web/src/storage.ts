@@ -19,8 +19,10 @@ export const BACKUPS_PER_KEY = 3;
 export const BACKUP_MAX_CHARS = 1 << 20;
 
 // Why the last write failed: storage is off (disabled, private mode, a
-// security error) or full (QuotaExceededError).
-export type Failure = 'unavailable' | 'full';
+// security error), full (QuotaExceededError), the key holds a value that
+// cannot be backed up and is kept in place (locked), or the key holds a newer
+// page's document, which an older page never overwrites (newer).
+export type Failure = 'unavailable' | 'full' | 'locked' | 'newer';
 
 function isQuota(e: unknown): boolean {
   const name = (e as { name?: string } | null)?.name ?? '';
@@ -54,7 +56,9 @@ export class Store {
   read(key: string): string | null | undefined {
     if (!this.storage) return undefined;
     try {
-      return this.storage.getItem(key);
+      const v: unknown = this.storage.getItem(key);
+      // A Storage stand-in may answer something else than a string or null.
+      return typeof v === 'string' ? v : null;
     } catch {
       this.failure = 'unavailable';
       return undefined;
@@ -63,7 +67,11 @@ export class Store {
 
   // false when the value was not stored: failure says why (or the key is locked).
   write(key: string, value: string): boolean {
-    if (!this.storage || this.locked.has(key)) return false;
+    if (!this.storage) return false;
+    if (this.locked.has(key)) {
+      this.failure = 'locked';
+      return false;
+    }
     try {
       this.storage.setItem(key, value);
       this.failure = null;
@@ -75,7 +83,11 @@ export class Store {
   }
 
   remove(key: string): boolean {
-    if (!this.storage || this.locked.has(key)) return false;
+    if (!this.storage) return false;
+    if (this.locked.has(key)) {
+      this.failure = 'locked';
+      return false;
+    }
     try {
       this.storage.removeItem(key);
       return true;
@@ -121,7 +133,11 @@ export class Store {
     if (same) return same;
     if (raw.length > BACKUP_MAX_CHARS) return null;
     let name = `${key}.backup.${now.toISOString()}`;
-    for (let i = 2; this.read(name) !== null && this.read(name) !== undefined; i += 1) name = `${key}.backup.${now.toISOString()}-${i}`;
+    // Bounded: a store that claims every name is taken gives no backup, not a hang.
+    for (let i = 2; this.read(name) !== null; i += 1) {
+      if (i > 1000) return null;
+      name = `${key}.backup.${now.toISOString()}-${i}`;
+    }
     if (!this.write(name, raw)) return null;
     // Only once the new copy is kept do the oldest go (keys sort by time).
     for (const old of existing.slice(0, Math.max(0, existing.length - (BACKUPS_PER_KEY - 1)))) this.remove(old);
@@ -148,6 +164,30 @@ export type Loaded =
   // backupKey null: the value could not be copied and stays where it is, locked.
   | { status: 'corrupt'; backupKey: string | null }
   | { status: 'newer'; version: number; backupKey: string | null };
+
+// The version of the document stored at `key`, when it is one (else null).
+export function storedVersion(store: Store, key: string): number | null {
+  const raw = store.read(key);
+  if (typeof raw !== 'string') return null;
+  try {
+    const doc = asRecord(JSON.parse(raw));
+    const v = doc ? versionOf(doc) : null;
+    return typeof v === 'number' && Number.isInteger(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+// Writes a version-`schema.version` document, unless the key holds a newer
+// page's: that one is never overwritten by an older page (failure 'newer').
+export function writeVersioned(store: Store, schema: Schema, value: string | null): boolean {
+  const v = storedVersion(store, schema.key);
+  if (v !== null && v > schema.version) {
+    store.failure = 'newer';
+    return false;
+  }
+  return value === null ? store.remove(schema.key) : store.write(schema.key, value);
+}
 
 export function versionOf(doc: Record<string, unknown>): unknown {
   return doc.schema ?? doc.version;

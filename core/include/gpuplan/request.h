@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/limits.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/error.h"
 #include "gpuplan/locale.h"
@@ -309,9 +310,9 @@ Locale request_locale(std::string_view json_text);
 inline constexpr size_t kMaxRequestBytes = 1 << 20;  // 1 MiB: a request is a form, not a data set
 inline constexpr int kMaxRequestDepth = 32;
 inline constexpr size_t kMaxStages = 16;          // a thesis has a handful of stages (seed 003: three)
-inline constexpr int kMaxRunsPerStage = 100000;
+inline constexpr int kMaxRunsPerStage = int(limit::runs.max);
 inline constexpr size_t kMaxPrices = 1000;        // the user's quotes (the page keeps at most this many)
 inline constexpr size_t kMaxPlatforms = 64;       // prefs.platforms (the catalog has fewer)
-inline constexpr int kMaxGpus = 4096;             // workload.gpus, hardware.count
+inline constexpr int kMaxGpus = int(limit::gpus.max);  // workload.gpus, hardware.count
 
 }  // namespace gpuplan

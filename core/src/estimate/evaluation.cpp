@@ -1,5 +1,6 @@
 #include "evaluation.h"
 
+#include "gpuplan/limits.h"
 #include "largest_fitting.h"
 
 #include <algorithm>
@@ -88,9 +89,9 @@ int largest_fitting_total(int limit, double capacity_bytes, Total total) {
   return largest_fitting(limit, [&](int v) { return total(v) <= capacity_bytes; });
 }
 
-// The request limits fit_limits caps the searches at (memory.h FitLimits).
-constexpr int kMaxMicroBatch = 65536;
-constexpr int kMaxSeqLen = 1 << 24;
+// The request limits (gpuplan/limits.h) fit_limits caps the searches at (memory.h FitLimits).
+constexpr int kMaxMicroBatch = int(limit::micro_batch.max);
+constexpr int kMaxSeqLen = int(limit::seq_len.max);
 
 }  // namespace
 

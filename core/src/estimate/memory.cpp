@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "cnn_architecture.h"
+#include "gpuplan/limits.h"
 #include "gpuplan/model_arithmetic.h"
 #include "largest_fitting.h"
 #include "objective.h"
@@ -563,13 +564,13 @@ MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated) {
 FitLimits fit_limits(const ModelSpec& m, const Workload& w, double capacity_bytes) {
   FitLimits out;
   Workload probe = w;
-  out.max_micro_batch = largest_fitting(65536, [&](int b) {
+  out.max_micro_batch = largest_fitting(int(limit::micro_batch.max), [&](int b) {
     probe.micro_batch = b;
     return estimate_memory(m, probe).total_bytes <= capacity_bytes;
   });
   if (m.kind != ModelKind::cnn) {
     probe = w;
-    out.max_seq_len = largest_fitting(1 << 24, [&](int s) {
+    out.max_seq_len = largest_fitting(int(limit::seq_len.max), [&](int s) {
       probe.seq_len = s;
       return estimate_memory(m, probe).total_bytes <= capacity_bytes;
     });

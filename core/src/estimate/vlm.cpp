@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "gpuplan/limits.h"
 #include "gpuplan/model_arithmetic.h"
 
 namespace gpuplan {
@@ -27,7 +28,7 @@ Workload decoder_workload(const ModelSpec& m, const Workload& w) {
   Workload d = w;
   const double image_tokens = images(w) * vlm_image_tokens(m.vision, w.image_size);
   if (w.mode == Mode::infer && d.generated_len <= 0) d.generated_len = std::max(1, w.seq_len / 2);
-  d.seq_len = int(std::min(double(1 << 24), w.seq_len + image_tokens));
+  d.seq_len = int(std::min(limit::seq_len.max, w.seq_len + image_tokens));
   return d;
 }
 

@@ -32,6 +32,13 @@ JsonReply reply(Result<std::string> text, int exit_code) {
 
 }  // namespace
 
+JsonReply too_large_json(std::string_view head, std::size_t size_bytes) {
+  const Locale l = request_locale(head);
+  const std::string limit = format_number(double(kMaxRequestBytes));
+  const std::string text = size_bytes ? message(l, "too_large", {format_number(double(size_bytes)), limit}) : message(l, "too_large.over", {limit});
+  return reply(error_json_text(Error{"too_large", "", text}), 2);
+}
+
 JsonReply plan_json(std::string_view request_json, const Catalog& catalog) {
   // The writer reports its failures as values; what can still throw here is
   // the request and catalog readers' own errors they did not catch, and

@@ -242,7 +242,8 @@ Locale sniff_locale(std::string_view text) {
       skip_space(j);
       // The last "locale" wins, as in the parsed object; only a string counts.
       if (j < text.size() && text[j] == '"') {
-        found = read_string(j).substr(0, 2) == "en" ? Locale::en : Locale::zh_CN;
+        Locale named = Locale::zh_CN;
+        found = locale_named(read_string(j), named) ? named : Locale::zh_CN;
         i = j;
       } else {
         found = Locale::zh_CN;
@@ -287,6 +288,11 @@ nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_
       else if (c == '"') in_string = false;
     } else if (c == '"') {
       in_string = true;
+    } else if (c == '\0') {
+      // The parser reads a NUL as the end of its input: what follows one
+      // would be ignored. No JSON text holds one (inside a string it must be
+      // escaped), so it is where the text stops being JSON.
+      fail(locale, "invalid_json", "", message(locale, "invalid_json", {message(locale, "at_byte", {std::to_string(i)})}));
     } else if (c == '[' || c == '{') {
       if (++depth > max_depth)
         fail(locale, "too_deep", "", message(locale, "too_deep", {std::to_string(max_depth)}));
@@ -299,9 +305,9 @@ nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_
   if (!nlohmann::json::sax_parse(text.begin(), text.end(), &builder)) {
     if (builder.number_overflow) {
       std::string p = builder.path();
-      fail(locale, "out_of_range", p, message(locale, "out_of_range", {p.empty() ? "JSON" : p, "-1.8e308", "1.8e308", builder.overflow_token}));
+      fail(locale, "out_of_range", p, message(locale, "out_of_range", {p.empty() ? "JSON" : p, "-1.8e308", "1.8e308", cut_text(builder.overflow_token)}));
     }
-    fail(locale, "invalid_json", "", message(locale, "invalid_json", {"byte " + std::to_string(builder.error_byte)}));
+    fail(locale, "invalid_json", "", message(locale, "invalid_json", {message(locale, "at_byte", {std::to_string(builder.error_byte)})}));
   }
   return parsed;
 }

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/limits.h"
 #include "gpuplan/error.h"
 #include "gpuplan/locale.h"
 #include "gpuplan/spelling.h"
@@ -68,6 +69,9 @@ class Reader {
   std::optional<bool> boolean(std::string_view key) const;
   std::optional<double> number(std::string_view key, double min, double max) const;
   std::optional<int> integer(std::string_view key, int64_t min, int64_t max) const;
+  // The field of a limit (gpuplan/limits.h), read with its bounds.
+  std::optional<double> number(const Limit& l) const { return number(l.key(), l.min, l.max); }
+  std::optional<int> integer(const Limit& l) const { return integer(l.key(), int64_t(l.min), int64_t(l.max)); }
   // One of the allowed spellings; returns its index in `allowed`.
   std::optional<size_t> choice(std::string_view key, std::initializer_list<std::string_view> allowed) const;
   // One of an enum's spellings (gpuplan/spelling.h): the value its table

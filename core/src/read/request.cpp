@@ -35,7 +35,8 @@ constexpr std::string_view kRequestFields[] = {
 
 Locale read_locale(const nlohmann::json& root) {
   auto it = root.find("locale");
-  if (it != root.end() && it->is_string() && it->get<std::string>().rfind("en", 0) == 0) return Locale::en;
+  Locale named = Locale::zh_CN;
+  if (it != root.end() && it->is_string() && locale_named(it->get_ref<const std::string&>(), named)) return named;
   return Locale::zh_CN;
 }
 
@@ -80,20 +81,20 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
     m = *found;
   }
   if (auto k = r.spelled("kind", kModelKindSpellings)) m.kind = *k;
-  if (auto v = r.number("params", 1, 1e14)) m.params = *v;
-  if (auto v = r.integer("layers", 1, 1000)) m.layers = *v;
-  if (auto v = r.integer("hidden", 1, 1 << 20)) m.hidden = *v;
-  if (auto v = r.integer("heads", 1, 4096)) m.heads = *v;
-  if (auto v = r.integer("kv_heads", 1, 4096)) m.kv_heads = *v;
-  if (auto v = r.integer("ffn", 1, 1 << 22)) m.ffn = *v;
-  if (auto v = r.integer("vocab", 1, 1 << 24)) m.vocab = *v;
+  if (auto v = r.number(limit::params)) m.params = *v;
+  if (auto v = r.integer(limit::layers)) m.layers = *v;
+  if (auto v = r.integer(limit::hidden)) m.hidden = *v;
+  if (auto v = r.integer(limit::heads)) m.heads = *v;
+  if (auto v = r.integer(limit::kv_heads)) m.kv_heads = *v;
+  if (auto v = r.integer(limit::ffn)) m.ffn = *v;
+  if (auto v = r.integer(limit::vocab)) m.vocab = *v;
   const std::optional<bool> gated = r.boolean("gated_mlp");
   if (gated) m.gated_mlp = *gated;
   if (auto v = r.boolean("tied_embeddings")) m.tied_embeddings = *v;
-  if (auto v = r.integer("experts", 1, 1024)) m.experts = *v;
-  if (auto v = r.integer("experts_per_token", 1, 1024)) m.experts_per_token = *v;
-  if (auto v = r.integer("head_dim", 1, 4096)) m.head_dim = *v;
-  if (auto v = r.integer("patch_size", 1, 4096)) m.patch_size = *v;
+  if (auto v = r.integer(limit::experts)) m.experts = *v;
+  if (auto v = r.integer(limit::experts_per_token)) m.experts_per_token = *v;
+  if (auto v = r.integer(limit::head_dim)) m.head_dim = *v;
+  if (auto v = r.integer(limit::patch_size)) m.patch_size = *v;
   // A vision-language model's tower (docs/vlm.md); a preset's unless given.
   if (auto v = r.object("vision", kVisionFields)) {
     if (m.kind != ModelKind::vlm) fail_inconsistent(l, r.child_path("vision"), message(l, "why.vlm_needs_vision"));
@@ -123,12 +124,12 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
   }
   // An explicit activation figure overrides a preset's architecture: the
   // user's own network, scaled by image area (docs/memory-model.md).
-  if (auto v = r.number("activation_bytes_per_sample", 1, 1e13)) {
+  if (auto v = r.number(limit::activation_bytes_per_sample)) {
     m.activation_bytes_per_sample = *v;
     m.architecture = CnnArchitecture{};
   }
   if (reference_size) m.reference_image_size = *reference_size;
-  if (auto v = r.number("gflops_per_sample", 0, 1e9)) m.gflops_per_sample = *v;
+  if (auto v = r.number(limit::gflops_per_sample)) m.gflops_per_sample = *v;
 
   if (m.kv_heads == 0) m.kv_heads = m.heads;
   // A model must be describable: a preset, or params plus the dimensions the
@@ -223,14 +224,14 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
       }
     }
     if (auto v = r->spelled("optimizer", kOptimizerSpellings)) w.optimizer = *v;
-    if (auto v = r->integer("micro_batch", 1, 65536)) w.micro_batch = *v;
-    if (auto v = r->integer("seq_len", 1, 1 << 24)) w.seq_len = *v;
-    if (auto v = r->integer("image_size", 8, 16384)) w.image_size = *v;
+    if (auto v = r->integer(limit::micro_batch)) w.micro_batch = *v;
+    if (auto v = r->integer(limit::seq_len)) w.seq_len = *v;
+    if (auto v = r->integer(limit::image_size)) w.image_size = *v;
     if (auto v = r->boolean("grad_checkpointing")) w.grad_checkpointing = *v;
     if (auto v = r->boolean("flash_attention")) w.flash_attention = *v;
     if (auto v = r->boolean("tf32")) w.tf32 = *v;
     if (auto lora = r->object("lora", kLoraFields)) {
-      if (auto v = lora->integer("rank", 1, 65536)) w.lora.rank = *v;
+      if (auto v = lora->integer(limit::lora_rank)) w.lora.rank = *v;
       if (auto v = lora->spelled("targets", kLoraTargetsSpellings)) w.lora.targets = *v;
       if (w.lora.rank >= model.hidden && model.kind != ModelKind::cnn)
         fail_inconsistent(l, lora->child_path("rank"),
@@ -243,7 +244,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
       }
       w.kv_cache_bits = *v;
     }
-    if (auto v = r->integer("gpus", 1, kMaxGpus)) w.gpus = *v;
+    if (auto v = r->integer(limit::gpus)) w.gpus = *v;
     if (auto v = r->spelled("sharding", kShardingSpellings)) {
       w.sharding = *v;
       w.sharding_requested = true;  // the planner keeps it (issue #13)
@@ -255,7 +256,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->boolean("channels_last")) w.channels_last = *v;
     if (auto v = r->boolean("optimizer_in_backward")) w.optimizer_in_backward = *v;
     if (auto v = r->boolean("activation_offload")) w.activation_offload = *v;
-    if (auto v = r->integer("grad_accumulation", 1, 1 << 20)) w.grad_accumulation = *v;
+    if (auto v = r->integer(limit::grad_accumulation)) w.grad_accumulation = *v;
     // The software stack (docs/time-model.md, "Software stack").
     if (auto v = r->spelled("stack", kStackSpellings)) w.stack = *v;
     read_objective(*r, model, w);
@@ -332,11 +333,11 @@ constexpr std::string_view kDataFields[] = {"tokens", "samples", "epochs", "mean
 
 DataSize read_data(const Reader& r) {
   DataSize d;
-  if (auto v = r.number("tokens", 0, 1e16)) d.tokens = *v;
-  if (auto v = r.number("samples", 0, 1e13)) d.samples = *v;
-  if (auto v = r.number("epochs", 0, 1e6)) d.epochs = *v;
+  if (auto v = r.number(limit::tokens)) d.tokens = *v;
+  if (auto v = r.number(limit::samples)) d.samples = *v;
+  if (auto v = r.number(limit::epochs)) d.epochs = *v;
   // Padding (docs/time-model.md, "Padding"): checked against seq_len in parse_request.
-  if (auto v = r.integer("mean_seq_len", 1, 1 << 24)) d.mean_seq_len = *v;
+  if (auto v = r.integer(limit::mean_seq_len)) d.mean_seq_len = *v;
   if (auto v = r.boolean("packing")) d.packing = *v;
   if (auto v = r.integer("length_bin", 1, 1 << 24)) d.length_bin = *v;
   return d;
@@ -384,16 +385,16 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
     fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {p, describe(r.json().value("gpu", nlohmann::json()))}));
   }
   if (auto v = r.integer("count", 1, kMaxCount)) b.count = *v;
-  if (auto v = r.number("seconds_per_epoch", 1e-3, 1e9)) b.seconds_per_epoch = *v;
-  if (auto v = r.number("samples_per_s", 1e-9, 1e12)) b.samples_per_s = *v;
-  if (auto v = r.number("tokens_per_s", 1e-9, 1e15)) b.tokens_per_s = *v;
-  if (auto v = r.number("wall_hours", 1e-4, 1e6)) {
+  if (auto v = r.number(limit::baseline_seconds_per_epoch)) b.seconds_per_epoch = *v;
+  if (auto v = r.number(limit::baseline_samples_per_s)) b.samples_per_s = *v;
+  if (auto v = r.number(limit::baseline_tokens_per_s)) b.tokens_per_s = *v;
+  if (auto v = r.number(limit::baseline_wall_hours)) {
     b.wall_hours = *v;
     if (b.seconds_per_epoch > 0 || b.samples_per_s > 0 || b.tokens_per_s > 0)
       fail_inconsistent(l, r.child_path("wall_hours"), message(l, "why.paper_run_rate"));
   }
-  if (auto v = r.integer("micro_batch", 1, 65536)) b.micro_batch = *v;
-  if (auto v = r.number("memory_bytes", 1e6, 1e14)) b.memory_bytes = *v;
+  if (auto v = r.integer(limit::baseline_micro_batch)) b.micro_batch = *v;
+  if (auto v = r.number(limit::baseline_memory_bytes)) b.memory_bytes = *v;
   if (b.wall_hours > 0) {
     read_paper_run(b, q, *g);
     if (b.memory_bytes > 0) {
@@ -470,13 +471,13 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
       st.runs = read_runs(s, st.stage);
       // The seeds' debug stage runs on about a tenth of the data (seed 003).
       if (st.stage == Stage::debug) st.data_fraction = 0.1;
-      if (auto v = s.number("data_fraction", 0, 1)) st.data_fraction = *v;
+      if (auto v = s.number(limit::data_fraction)) st.data_fraction = *v;
       q.stages.push_back(st);
     }
   }
   if (auto b = root.object("budget", kBudgetFields)) {
     Budget budget;
-    if (auto v = b->number("amount", 0, 1e12)) budget.amount = *v;
+    if (auto v = b->number(limit::budget_amount)) budget.amount = *v;
     if (auto v = read_currency(*b)) budget.currency = *v;
     q.budget = budget;
   }
@@ -491,7 +492,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
         q.prefs.platforms.push_back(id.get<std::string>());
       }
     }
-    if (auto v = p->number("deadline_days", 0, 3650)) q.prefs.deadline_days = *v;
+    if (auto v = p->number(limit::deadline_days)) q.prefs.deadline_days = *v;
     if (auto v = p->boolean("education")) q.prefs.education = *v;
     if (auto v = p->number("dataset_gb", 0, 1e7)) q.prefs.dataset_gb = *v;
     if (auto v = p->number("storage_gb", 0, 1e7)) q.prefs.storage_gb = *v;
@@ -538,7 +539,9 @@ Locale request_locale(std::string_view json_text) { return sniff_locale(json_tex
 Result<Request> parse_request(std::string_view json_text, const Catalog& catalog) {
   // From the raw text first: the size, depth and syntax errors come before
   // any parsed locale could (issue #20).
-  Locale locale = sniff_locale(json_text);
+  // A text over the limit is refused by its size: its locale is read from
+  // its first bytes, as the front ends that refuse it before reading it all.
+  Locale locale = sniff_locale(json_text.substr(0, kMaxRequestBytes));
   try {
     nlohmann::json root = parse_json_text(json_text, locale, kMaxRequestBytes, kMaxRequestDepth);
     if (!root.is_object())
@@ -547,7 +550,8 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
     Reader r(root, "", locale, kRequestFields);
     Request q;
     q.locale = locale;
-    if (auto v = r.string("locale"); v && *v != "zh-CN" && v->rfind("en", 0) != 0 && v->rfind("zh", 0) != 0)
+    Locale named = Locale::zh_CN;
+    if (auto v = r.string("locale"); v && !locale_named(*v, named))
       fail(locale, "unknown_value", "locale", message(locale, "unknown_value", {"locale", "zh-CN, en", describe(root["locale"])}));
 
     auto workload = r.object("workload", kWorkloadFields);

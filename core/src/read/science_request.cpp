@@ -31,16 +31,16 @@ ScienceWorkload read_science(const Reader& r, const Catalog& catalog) {
     std::string p = baseline->child_path("gpu");
     fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {p, describe(baseline->json().value("gpu", nlohmann::json()))}));
   }
-  if (auto v = baseline->integer("count", 1, 4096)) w.baseline.count = *v;
+  if (auto v = baseline->integer(limit::science_count)) w.baseline.count = *v;
   if (auto v = baseline->spelled("unit", kRateUnitSpellings)) w.baseline.unit = *v;
-  auto rate = baseline->number("rate", 1e-9, 1e12);
+  auto rate = baseline->number(limit::science_rate);
   if (!rate) {
     std::string p = baseline->child_path("rate");
     fail(l, "missing_field", p, message(l, "missing_field", {p, message(l, "why.science_baseline")}));
   }
   w.baseline.rate = *rate;
-  if (auto v = r.number("job", 0, 1e15)) w.job = *v;
-  if (auto v = r.number("memory_gb", 0, 1e5)) w.memory_bytes = *v * 1e9;
+  if (auto v = r.number(limit::science_job)) w.job = *v;
+  if (auto v = r.number(limit::science_memory_gb)) w.memory_bytes = *v * 1e9;
   return w;
 }
 

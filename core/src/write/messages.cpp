@@ -18,6 +18,8 @@ struct Template {
 constexpr Template kTemplates[] = {
     // --- errors: input
     {"invalid_json", "请求不是有效的 JSON：{0}", "The request is not valid JSON: {0}"},
+    {"at_byte", "第 {0} 字节处出错", "at byte {0}"},
+    {"too_large.over", "请求过大（超过上限 {0} 字节）", "The request is too large (more than the limit of {0} bytes)"},
     {"too_deep", "JSON 嵌套过深（超过 {0} 层）", "JSON nesting is too deep (more than {0} levels)"},
     {"too_large", "请求过大（{0} 字节，上限 {1} 字节）", "The request is too large ({0} bytes, limit {1} bytes)"},
     {"wrong_type", "{0} 应为{1}，收到 {2}", "{0} must be {1}, got {2}"},

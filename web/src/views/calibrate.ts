@@ -3,7 +3,10 @@
 // own card, sent as `baseline`; the core re-anchors every option and returns
 // the factors shown here) and the verify script that measures exactly this
 // configuration on a rented card (verify_script.ts).
+import { calibrationOutOfRange } from '../calibration';
 import { h, uid } from '../dom';
+import { limitNumber } from '../limit_text';
+import { LIMITS } from '../limits';
 import { label } from '../i18n';
 import { FRAMEWORKS, stackOf } from '../stack';
 import type { State } from '../state';
@@ -67,6 +70,12 @@ export function calibrateView(ctx: Ctx): HTMLElement {
       status.className = 'help bad';
       return;
     }
+    const out = calibrationOutOfRange(r, cnn);
+    if (out) {
+      status.textContent = t('calib.paste.range', { field: t(`calib.field.${out.field}` as never), value: limitNumber(out.value), min: limitNumber(out.min), max: limitNumber(out.max) });
+      status.className = 'help bad';
+      return;
+    }
     const gpu = matchGpu(ctx, r.gpu) || ctx.state.calib.gpu;
     setC({ gpu, micro_batch: r.micro_batch, memory_gib: r.peak_memory_bytes / GIB, rate: cnn ? r.samples_per_s : r.tokens_per_s }, true);
     ctx.notify(t('calib.read.done'));
@@ -86,9 +95,9 @@ export function calibrateView(ctx: Ctx): HTMLElement {
       h('p', { class: 'help' }, t('calib.lead')),
       h('div', { class: 'row3' },
         selectField({ id: 'calib-gpu', label: t('calib.gpu'), value: c.gpu, options: gpuOptions, path: 'baseline.gpu' }, (gpu) => setC({ gpu }, true)),
-        numberField({ id: 'calib-batch', label: t('calib.micro_batch'), help: t('calib.micro_batch.help'), value: c.micro_batch, min: 0, max: 65536, int: true, path: 'baseline.micro_batch' }, (micro_batch) => setC({ micro_batch })),
-        numberField({ id: 'calib-memory', label: t('calib.memory'), help: t('calib.memory.help'), value: c.memory_gib, min: 0, max: 1e5, path: 'baseline.memory_bytes' }, (memory_gib) => setC({ memory_gib })),
-        numberField({ id: 'calib-rate', label: t(cnn ? 'calib.rate.samples' : 'calib.rate.tokens'), value: c.rate, min: 0, max: 1e15, path: cnn ? 'baseline.samples_per_s' : 'baseline.tokens_per_s' }, (rate) => setC({ rate })),
+        numberField({ id: 'calib-batch', label: t('calib.micro_batch'), help: t('calib.micro_batch.help'), value: c.micro_batch, min: 0, max: LIMITS['baseline.micro_batch'].max, int: true, path: 'baseline.micro_batch' }, (micro_batch) => setC({ micro_batch })),
+        numberField({ id: 'calib-memory', label: t('calib.memory'), help: t('calib.memory.help'), value: c.memory_gib, min: 0, max: LIMITS['baseline.memory_bytes'].max / GIB, path: 'baseline.memory_bytes' }, (memory_gib) => setC({ memory_gib })),
+        numberField({ id: 'calib-rate', label: t(cnn ? 'calib.rate.samples' : 'calib.rate.tokens'), value: c.rate, min: 0, max: LIMITS[cnn ? 'baseline.samples_per_s' : 'baseline.tokens_per_s'].max, path: cnn ? 'baseline.samples_per_s' : 'baseline.tokens_per_s' }, (rate) => setC({ rate })),
       ),
       h('div', { class: 'field' }, h('label', { for: pasteId }, t('calib.paste')), paste, status, read),
       factors(ctx)),

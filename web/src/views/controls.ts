@@ -17,9 +17,24 @@ function wrap(id: string, c: Common, control: HTMLElement, after = false): HTMLE
 }
 
 let timer: number | undefined;
+let pending: (() => void) | null = null;
 function debounced(run: () => void): void {
   window.clearTimeout(timer);
-  timer = window.setTimeout(run, 150);
+  pending = run;
+  timer = window.setTimeout(() => {
+    pending = null;
+    run();
+  }, 150);
+}
+
+// Applies the edit still waiting for the typing pause now: the page is being
+// hidden, closed or reloaded, and what was typed must be kept.
+export function flushPending(): void {
+  const run = pending;
+  if (!run) return;
+  window.clearTimeout(timer);
+  pending = null;
+  run();
 }
 
 export function numberField(

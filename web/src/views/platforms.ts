@@ -4,7 +4,7 @@ import { download, h, uid } from '../dom';
 import { money, num, percent } from '../format';
 import { effectiveScope } from '../request';
 import { label } from '../i18n';
-import { mergeQuotes, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices';
+import { mergeQuotes, newerFileVersion, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices';
 import type { CatalogOffer, CatalogPlatform, Localized, Range3 } from '../types';
 import type { Ctx } from './context';
 import { button, section } from './controls';
@@ -174,10 +174,12 @@ function quotesPanel(ctx: Ctx): HTMLElement {
     const f = file.files?.[0];
     if (!f) return;
     const known = { platforms: new Set(ctx.catalog.platforms.map((p) => p.id)), gpus: new Set(ctx.catalog.gpus.map((g) => g.id)) };
-    const parsed = parseImport(await f.text(), known);
+    const text = await f.text();
+    const parsed = parseImport(text, known);
     file.value = '';
     if (!parsed) {
-      ctx.notify(t('quotes.import.bad'), 'error');
+      const newer = newerFileVersion(text);
+      ctx.notify(newer === null ? t('quotes.import.bad') : t('import.newer', { v: newer }), 'error');
       return;
     }
     ctx.setQuotes(mergeQuotes(ctx.quotes, parsed.quotes), t('quotes.imported', { n: parsed.quotes.length, rejected: parsed.rejected }));

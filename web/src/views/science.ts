@@ -1,6 +1,7 @@
 // Science mode (docs/science.md): molecular dynamics, CFD, finite elements are
 // described by a speed measured on one card and the resource that bounds the
 // code; the planner moves that speed to every other card.
+import { LIMITS } from '../limits';
 import { h } from '../dom';
 import { SCI_BOUNDS, SCI_KINDS, SCI_PRECISIONS, SCI_UNITS, type State } from '../state';
 import type { Ctx } from './context';
@@ -30,10 +31,10 @@ export function scienceFields(ctx: Ctx): HTMLElement {
       h('p', { class: 'help' }, t('sci.baseline.help')),
       h('div', { class: 'row3' },
         selectField({ label: t('sci.gpu'), value: sc.gpu, options: catalog.gpus.map((g) => ({ value: g.id, label: g.name })), path: 'science.baseline.gpu' }, (gpu) => set({ gpu })),
-        numberField({ label: t('sci.count'), value: sc.count, min: 1, max: 4096, int: true, path: 'science.baseline.count' }, (count) => set({ count })),
-        numberField({ label: t('sci.rate'), help: t('sci.rate.help'), value: sc.rate, min: 0, max: 1e12, path: 'science.baseline.rate' }, (rate) => set({ rate })),
+        numberField({ label: t('sci.count'), value: sc.count, ...LIMITS['science.baseline.count'], path: 'science.baseline.count' }, (count) => set({ count })),
+        numberField({ label: t('sci.rate'), help: t('sci.rate.help'), value: sc.rate, ...LIMITS['science.baseline.rate'], path: 'science.baseline.rate' }, (rate) => set({ rate })),
         sel('unit', SCI_UNITS, true))),
     h('div', { class: 'row3' },
-      sc.unit === 'hours' ? null : numberField({ label: t('sci.job', { unit: jobUnit }), help: t('sci.job.help'), value: sc.job, min: 0, max: 1e15, path: 'science.job' }, (job) => set({ job })),
-      numberField({ label: t('sci.memory_gb'), help: t('sci.memory_gb.help'), value: sc.memory_gb, min: 0, max: 1e6, path: 'science.memory_gb' }, (memory_gb) => set({ memory_gb }))));
+      sc.unit === 'hours' ? null : numberField({ label: t('sci.job', { unit: jobUnit }), help: t('sci.job.help'), value: sc.job, ...LIMITS['science.job'], path: 'science.job' }, (job) => set({ job })),
+      numberField({ label: t('sci.memory_gb'), help: t('sci.memory_gb.help'), value: sc.memory_gb, ...LIMITS['science.memory_gb'], path: 'science.memory_gb' }, (memory_gb) => set({ memory_gb }))));
 }

@@ -1,0 +1,46 @@
+// The request's numeric limits for the page, generated from the core's
+// table (core/include/gpuplan/limits.h) by tests/core/limits_test.cpp,
+// which fails while this file differs from it. Do not edit; rewrite it with
+//   GPUPLAN_WRITE_LIMITS=1 build/native/bin/gpuplan_tests --gtest_filter=Limits.PageFileIsCurrent
+export interface Limit { min: number; max: number; int: boolean }
+// The largest request the planner reads, in UTF-8 bytes.
+export const REQUEST_BYTES = 1048576;
+export const LIMITS = {
+  'model.params': { min: 1, max: 100000000000000, int: false },
+  'model.layers': { min: 1, max: 1000, int: true },
+  'model.hidden': { min: 1, max: 1048576, int: true },
+  'model.heads': { min: 1, max: 4096, int: true },
+  'model.kv_heads': { min: 1, max: 4096, int: true },
+  'model.ffn': { min: 1, max: 4194304, int: true },
+  'model.vocab': { min: 1, max: 16777216, int: true },
+  'model.experts': { min: 1, max: 1024, int: true },
+  'model.experts_per_token': { min: 1, max: 1024, int: true },
+  'model.head_dim': { min: 1, max: 4096, int: true },
+  'model.patch_size': { min: 1, max: 4096, int: true },
+  'model.activation_bytes_per_sample': { min: 1, max: 10000000000000, int: false },
+  'model.gflops_per_sample': { min: 0, max: 1000000000, int: false },
+  'workload.micro_batch': { min: 1, max: 65536, int: true },
+  'workload.seq_len': { min: 1, max: 16777216, int: true },
+  'workload.image_size': { min: 8, max: 16384, int: true },
+  'workload.lora.rank': { min: 1, max: 65536, int: true },
+  'workload.gpus': { min: 1, max: 4096, int: true },
+  'workload.grad_accumulation': { min: 1, max: 1048576, int: true },
+  'data.samples': { min: 0, max: 10000000000000, int: false },
+  'data.epochs': { min: 0, max: 1000000, int: false },
+  'data.tokens': { min: 0, max: 1e+16, int: false },
+  'data.mean_seq_len': { min: 1, max: 16777216, int: true },
+  'baseline.micro_batch': { min: 1, max: 65536, int: true },
+  'baseline.memory_bytes': { min: 1000000, max: 100000000000000, int: false },
+  'baseline.seconds_per_epoch': { min: 0.001, max: 1000000000, int: false },
+  'baseline.samples_per_s': { min: 1e-09, max: 1000000000000, int: false },
+  'baseline.tokens_per_s': { min: 1e-09, max: 1e+15, int: false },
+  'baseline.wall_hours': { min: 0.0001, max: 1000000, int: false },
+  'science.memory_gb': { min: 0, max: 100000, int: false },
+  'science.baseline.rate': { min: 1e-09, max: 1000000000000, int: false },
+  'science.baseline.count': { min: 1, max: 4096, int: true },
+  'science.job': { min: 0, max: 1e+15, int: false },
+  'budget.amount': { min: 0, max: 1000000000000, int: false },
+  'prefs.deadline_days': { min: 0, max: 3650, int: false },
+  'stages[].data_fraction': { min: 0, max: 1, int: false },
+  'stages[].runs': { min: 0, max: 100000, int: true },
+} as const satisfies Record<string, Limit>;
