@@ -55,6 +55,7 @@ export class App implements Ctx, ProjectsCtx {
   private notes: Note[] = [];
   private noteId = 0;
   private figureMarked = false;
+  private summaryWatch: ResizeObserver | null = null;
   private gpuIndex: Map<string, CatalogGpu>;
   private els!: { inputs: HTMLElement; results: HTMLElement; notes: HTMLElement; live: HTMLElement; summary: HTMLElement };
 
@@ -413,6 +414,15 @@ export class App implements Ctx, ProjectsCtx {
       spoken,
       this.footer());
     this.els = { inputs: live(inputs), results: live(results), notes: live(notes), live: live(spoken), summary: live(summary) };
+    // Jumping to a section leaves its heading below the sticky summary. Told
+    // when its height changes, after a layout the browser does anyway: read
+    // after every render it forced one layout per change.
+    if (!this.summaryWatch) {
+      this.summaryWatch = new ResizeObserver(([e]) => {
+        document.documentElement.style.setProperty('--summary-h', `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.contentRect.height) + 16}px`);
+      });
+      this.summaryWatch.observe(this.els.summary);
+    }
     this.root.removeAttribute('aria-busy');
     this.renderNotes();
     // Until start() has the planner, the memory figure alone; start() renders the rest.
@@ -502,8 +512,7 @@ export class App implements Ctx, ProjectsCtx {
       b && b.feasible && b.within === false ? h('p', { class: 'badge bad' }, t('summary.over')) : null,
       h('p', { class: 'jump' }, h('a', { href: '#budget' }, t('summary.jump'))));
     if (this.els.live.textContent !== text) this.els.live.textContent = text;
-    // Jumping to a section leaves its heading below the sticky summary.
-    document.documentElement.style.setProperty('--summary-h', `${Math.ceil(this.els.summary.getBoundingClientRect().height) + 16}px`);
+
   }
 
   private header(): HTMLElement {
