@@ -111,8 +111,8 @@ function inserted(n: Node): void {
     if (s) shown.set(el, s);
   }
 }
-// Fresh elements whose children the morph leaves as the page has them: their
-// view fills them later (live(el), then morph).
+// Fresh elements that the morph leaves as the page has them (attributes and
+// children): their view fills them later (current(el), then morph).
 const held = new WeakSet<Element>();
 
 // The element on the page that shows (or last showed) `el`: a view's handlers
@@ -128,7 +128,7 @@ export function current<E extends Element>(el: E): E | null {
   return (showing.get(page) ?? page) === el && page.isConnected ? page : null;
 }
 
-// The next morph leaves this fresh element's children alone on the page.
+// The next morph leaves the page's element for this fresh one as it is.
 export function hold<E extends Element>(el: E): E {
   held.add(el);
   return el;
@@ -166,6 +166,12 @@ function morphAttrs(page: Element, fresh: Element, keepInvalid: boolean): void {
 }
 
 function morphElement(page: Element, fresh: Element, top = false): void {
+  // A held element stays as it is (attributes, children) until its view fills it.
+  if (!top && held.has(fresh)) {
+    shownBy.set(fresh, page);
+    showing.set(page, fresh);
+    return;
+  }
   const was = shownOf(page);
   const now = snapshot(fresh);
   const input = page instanceof HTMLInputElement || page instanceof HTMLTextAreaElement;
@@ -180,7 +186,7 @@ function morphElement(page: Element, fresh: Element, top = false): void {
     for (const type of Object.keys(table)) page.addEventListener(type, dispatch);
   } else handlers.delete(page);
   const before = (page as HTMLInputElement).value;
-  if (top || !held.has(fresh)) morphChildren(page, [...fresh.childNodes]);
+  morphChildren(page, [...fresh.childNodes]);
   if (page instanceof HTMLInputElement) page.checked = (fresh as HTMLInputElement).checked;
   // A file input's value is the browser's (a script may only clear it).
   if (now?.value !== undefined && (page as HTMLInputElement).type !== 'file') {
