@@ -55,6 +55,8 @@ export class App implements Ctx, ProjectsCtx {
   private notes: Note[] = [];
   private noteId = 0;
   private figureMarked = false;
+  // A full render has been on screen: deferred work no longer waits a task.
+  private figureShown = false;
   private summaryWatch: ResizeObserver | null = null;
   private gpuIndex: Map<string, CatalogGpu>;
   private els!: { inputs: HTMLElement; results: HTMLElement; notes: HTMLElement; live: HTMLElement; summary: HTMLElement };
@@ -462,7 +464,11 @@ export class App implements Ctx, ProjectsCtx {
     }
     const warnings = this.response?.warnings ?? [];
     if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, withStageNames(this, w.message)))));
-    out.push(memoryView(this, (run) => window.setTimeout(run, 0)));
+    // The OOM advice asks the planner again: on the first render after the
+    // figure is on screen (a later task), after that in this task, so a
+    // change lays out and paints once, not twice.
+    const deferred: (() => void)[] = [];
+    out.push(memoryView(this, (run) => { deferred.push(run); }));
     if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
     morphInto(this.els.results, out);
     if (!figureOnly) this.renderSummary();
@@ -476,6 +482,10 @@ export class App implements Ctx, ProjectsCtx {
       performance.mark('gpuplan:first-figure', { detail: { answer: this.figureAnswer } });
     }
     if (focus && document.activeElement === document.body) this.root.querySelector<HTMLElement>(focus)?.focus();
+    const runDeferred = (): void => { for (const run of deferred) run(); };
+    if (this.figureShown) runDeferred();
+    else window.setTimeout(runDeferred, 0);
+    if (!figureOnly && this.figureMarked) this.figureShown = true;
   }
 
   private markInvalid(): void {
