@@ -16,7 +16,7 @@
 // loaded CI runner cannot flake it): what ./dev.sh test runs. It fails over
 // --max-kib (default: the 200 KiB budget, which ./dev.sh test holds too). --html weighs another build of the page (default dist/index.html).
 import { createRequire } from 'node:module';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
@@ -194,6 +194,7 @@ async function updates(pageUrl) {
   // change's CPU is the thread time from its mark to the next one.
   const tts = JSON.parse(readFileSync(traceFile, 'utf8')).traceEvents
     .filter((e) => e.name === 'gpuplan:bench-change').sort((a, b) => a.ts - b.ts).map((e) => e.tts);
+  rmSync(traceFile, { force: true });
   for (let k = 0; k + 1 < tts.length; k++) out.cpu_ms.push((tts[k + 1] - tts[k]) / 1000);
   await context.close();
   if (out.ms.some((x) => x < 0)) out.ms = out.ms.filter((x) => x >= 0);
