@@ -134,6 +134,8 @@ export function hold<E extends Element>(el: E): E {
   return el;
 }
 
+const TEXT = 3;
+
 // Ids from uid() change with every render: a key only when set by a view.
 const GENERATED_ID = /-\d+$/;
 function keyOf(n: Node): string {
@@ -152,16 +154,18 @@ function sameKind(a: Node, b: Node): boolean {
 }
 
 function morphAttrs(page: Element, fresh: Element, keepInvalid: boolean): void {
-  for (const a of [...page.attributes]) {
-    if (fresh.hasAttribute(a.name)) continue;
-    if (a.name === 'open' || (keepInvalid && a.name === 'aria-invalid')) continue;
-    page.removeAttribute(a.name);
+  // Names and values as strings: iterating `attributes` makes an Attr object each.
+  for (const name of page.getAttributeNames()) {
+    if (fresh.hasAttribute(name)) continue;
+    if (name === 'open' || (keepInvalid && name === 'aria-invalid')) continue;
+    page.removeAttribute(name);
   }
-  for (const a of fresh.attributes) {
-    if (page.getAttribute(a.name) === a.value || a.name === 'open') continue;
+  for (const name of fresh.getAttributeNames()) {
+    const value = fresh.getAttribute(name)!;
+    if (page.getAttribute(name) === value || name === 'open') continue;
     // The CSP blocks style attributes; the CSSOM copy is allowed.
-    if (a.name === 'style') (page as HTMLElement).style.cssText = (fresh as HTMLElement).style.cssText;
-    else page.setAttribute(a.name, a.value);
+    if (name === 'style') (page as HTMLElement).style.cssText = (fresh as HTMLElement).style.cssText;
+    else page.setAttribute(name, value);
   }
 }
 
@@ -185,8 +189,17 @@ function morphElement(page: Element, fresh: Element, top = false): void {
     handlers.set(page, table);
     for (const type of Object.keys(table)) page.addEventListener(type, dispatch);
   } else handlers.delete(page);
-  const before = (page as HTMLInputElement).value;
-  morphChildren(page, [...fresh.childNodes]);
+  const before = now ? (page as HTMLInputElement).value : '';
+  const only = fresh.firstChild;
+  const mine = page.firstChild;
+  if (only && !only.nextSibling && only.nodeType === TEXT && mine && !mine.nextSibling && mine.nodeType === TEXT) {
+    // The common leaf, one text in a cell or a label: compared as it is.
+    if (mine.nodeValue !== only.nodeValue) mine.nodeValue = only.nodeValue;
+  } else if (only || mine) {
+    const list: Node[] = [];
+    for (let c = only; c; c = c.nextSibling) list.push(c);
+    morphChildren(page, list);
+  }
   if (page instanceof HTMLInputElement) page.checked = (fresh as HTMLInputElement).checked;
   // A file input's value is the browser's (a script may only clear it).
   if (now?.value !== undefined && (page as HTMLInputElement).type !== 'file') {
@@ -200,32 +213,42 @@ function morphElement(page: Element, fresh: Element, top = false): void {
 }
 
 function morphChildren(page: Element, fresh: Node[]): void {
-  const keyed = new Map<string, ChildNode>();
-  for (const c of page.childNodes) {
-    const k = keyOf(c);
-    if (k) keyed.set(k, c);
-  }
+  // The page's keyed children from the first unmatched one on, made when
+  // first needed: most children match the one in their place.
+  let keyed = null as Map<string, ChildNode> | null;
   let cur = page.firstChild;
+  const keyedFrom = (): Map<string, ChildNode> => {
+    if (!keyed) {
+      keyed = new Map();
+      for (let c = cur; c; c = c.nextSibling) {
+        const k = keyOf(c);
+        if (k) keyed.set(k, c);
+      }
+    }
+    return keyed;
+  };
   for (const next of fresh) {
     const k = keyOf(next);
     let match: ChildNode | null = null;
     if (next.parentNode === page) {
       // A view handed back the page's own element (it is unchanged): kept as is.
-      keyed.delete(k);
+      keyed?.delete(k);
       if (next === cur) cur = cur.nextSibling;
       else page.insertBefore(next, cur);
       continue;
     }
-    if (k) {
-      const m = keyed.get(k);
+    if (cur && keyOf(cur) === k && sameKind(cur, next)) {
+      match = cur;
+    } else if (k) {
+      const m = keyedFrom().get(k);
       if (m && sameKind(m, next)) match = m;
-      keyed.delete(k);
     } else {
       // The first unkeyed node of the same kind from here on.
       for (let c = cur; c; c = c.nextSibling) {
         if (!keyOf(c) && sameKind(c, next)) { match = c; break; }
       }
     }
+    if (k) keyed?.delete(k);
     if (!match) {
       page.insertBefore(next, cur);
       inserted(next);
