@@ -11,6 +11,10 @@
 // per change, and a replaced control loses focus, typed text and a click in
 // progress. Handlers live in a table per element and one listener per event
 // type reads it, so the kept element runs the newest render's closures.
+// So a view adds handlers with h()'s on* attributes or on() (never
+// addEventListener on a fresh element: the morph drops that element), and a
+// handler or deferred work reaches an element it built through live() or
+// current() (the fresh element itself may be off the page).
 
 export type Child = Node | string | number | null | undefined | false | Child[];
 type Handler = (ev: Event) => void;
