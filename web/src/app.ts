@@ -522,7 +522,6 @@ export class App implements Ctx, ProjectsCtx {
       b && b.feasible && b.within === false ? h('p', { class: 'badge bad' }, t('summary.over')) : null,
       h('p', { class: 'jump' }, h('a', { href: '#budget' }, t('summary.jump'))));
     if (this.els.live.textContent !== text) this.els.live.textContent = text;
-
   }
 
   private header(): HTMLElement {
