@@ -94,10 +94,9 @@ run_tests() {
   say "plan() in wasm: full plan within the 5 ms median budget"
   node tools/bench_plan.mjs build/wasm/bin/gpuplan.js --iterations 300 --budget-ms 5
   # The page's weight (issue #7): bytes only, no timing, so a loaded runner
-  # cannot flake it. Issue #16's budget: 175 KiB (docs/performance-log.md, "The
-  # page at 174.7 KiB").
-  say "page weight: dist/index.html gzipped within the 175 KiB budget"
-  node tools/bench_page.mjs --weight-only --max-kib 175
+  # cannot flake it. The budget: 200 KiB, a guard (docs/performance.md).
+  say "page weight: dist/index.html gzipped within the 200 KiB budget"
+  node tools/bench_page.mjs --weight-only --max-kib 200
 }
 
 serve() {

@@ -1,6 +1,6 @@
 // The page controller: owns the state, calls the planner, renders the views,
 // keeps the share link in the URL hash and the user's quotes in storage.
-import { download, h, replaceChildren } from './dom';
+import { download, h, hold, idsFrom, live, morphInto } from './dom';
 import { iframeSnippet, isEmbed, reportHeight } from './embed';
 import { toCsv, toJson, toMarkdown } from './export';
 import { gib, hours, num } from './format';
@@ -66,6 +66,9 @@ export class App implements Ctx, ProjectsCtx {
   private notes: Note[] = [];
   private noteId = 0;
   private figureMarked = false;
+  // A full render has been on screen: deferred work no longer waits a task.
+  private figureShown = false;
+  private summaryWatch: ResizeObserver | null = null;
   private gpuIndex: Map<string, CatalogGpu>;
   private els!: { inputs: HTMLElement; results: HTMLElement; notes: HTMLElement; live: HTMLElement; summary: HTMLElement };
 
@@ -581,21 +584,32 @@ export class App implements Ctx, ProjectsCtx {
     document.documentElement.lang = this.lang;
     document.title = this.t('app.title');
     const t = this.t;
-    const inputs = h('div', { class: 'inputs' });
-    const results = h('div', { class: 'results' });
-    const notes = h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' });
-    const live = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'live' });
-    const summary = h('div', { class: 'summary card', id: 'summary' });
-    this.els = { inputs, results, notes, live, summary };
-    replaceChildren(this.root,
+    // The regions are held: each is brought up to date by its own render below.
+    const inputs = hold(h('div', { class: 'inputs' }));
+    const results = hold(h('div', { class: 'results' }));
+    const notes = hold(h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' }));
+    const spoken = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'live' });
+    const summary = hold(h('div', { class: 'summary card', id: 'summary' }));
+    idsFrom('h-');
+    morphInto(this.root,
       h('a', { class: 'skip', href: '#results' }, t('skip')),
       this.header(),
       notes,
       // The headline first in the document: on a phone it is above the form
       // (issue #16 item 7); on a wide screen it sits atop the results column.
       h('main', { class: 'layout' }, summary, inputs, h('div', { class: 'side', id: 'results', tabindex: -1 }, results)),
-      live,
+      spoken,
       this.footer());
+    this.els = { inputs: live(inputs), results: live(results), notes: live(notes), live: live(spoken), summary: live(summary) };
+    // Jumping to a section leaves its heading below the sticky summary. Told
+    // when its height changes, after a layout the browser does anyway: read
+    // after every render it forced one layout per change.
+    if (!this.summaryWatch) {
+      this.summaryWatch = new ResizeObserver(([e]) => {
+        document.documentElement.style.setProperty('--summary-h', `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.contentRect.height) + 16}px`);
+      });
+      this.summaryWatch.observe(this.els.summary);
+    }
     this.root.removeAttribute('aria-busy');
     this.renderNotes();
     // Until start() has the planner, the memory figure alone; start() renders the rest.
@@ -605,12 +619,13 @@ export class App implements Ctx, ProjectsCtx {
   }
 
   private renderForm(): void {
-    this.els.inputs.append(scenarioView(this) ?? '', stagesView(this), workloadView(this));
+    idsFrom('i-');
+    morphInto(this.els.inputs, scenarioView(this) ?? '', stagesView(this), workloadView(this));
     this.renderResults();
   }
 
   private renderNotes(): void {
-    replaceChildren(this.els.notes, this.notes.map((n) => h('div', { class: `note-item ${n.kind}` },
+    morphInto(this.els.notes, this.notes.map((n) => h('div', { class: `note-item ${n.kind}`, 'data-key': `note/${n.id}` },
       h('span', null, n.text),
       n.action ? button(n.action.label, n.action.run) : null,
       button(this.t('dismiss'), () => {
@@ -626,6 +641,7 @@ export class App implements Ctx, ProjectsCtx {
     this.compute(figureOnly);
     this.markInvalid();
     const t = this.t;
+    idsFrom('r-');
     const out: HTMLElement[] = [];
     if (this.error) {
       out.push(h('div', { class: 'error card', role: 'alert' }, h('strong', null, t('error.title')), ' ', this.error.message,
@@ -633,9 +649,13 @@ export class App implements Ctx, ProjectsCtx {
     }
     const warnings = this.response?.warnings ?? [];
     if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, withStageNames(this, w.message)))));
-    out.push(memoryView(this, (run) => window.setTimeout(run, 0)));
+    // The OOM advice asks the planner again: on the first render after the
+    // figure is on screen (a later task), after that in this task, so a
+    // change lays out and paints once, not twice.
+    const deferred: (() => void)[] = [];
+    out.push(memoryView(this, (run) => { deferred.push(run); }));
     if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
-    replaceChildren(this.els.results, out);
+    morphInto(this.els.results, out);
     if (!figureOnly) this.renderSummary();
     const name = document.getElementById('project-name');
     if (name) {
@@ -647,6 +667,10 @@ export class App implements Ctx, ProjectsCtx {
       performance.mark('gpuplan:first-figure', { detail: { answer: this.figureAnswer } });
     }
     if (focus && document.activeElement === document.body) this.root.querySelector<HTMLElement>(focus)?.focus();
+    const runDeferred = (): void => { for (const run of deferred) run(); };
+    if (this.figureShown) runDeferred();
+    else window.setTimeout(runDeferred, 0);
+    if (!figureOnly && this.figureMarked) this.figureShown = true;
   }
 
   private markInvalid(): void {
@@ -679,12 +703,10 @@ export class App implements Ctx, ProjectsCtx {
         platform: platformName(this, s.platform), total: cash(this, b.total, b.currency), time: hours(lang, b.wallHours),
       });
     } else text = t('summary.memory', { mem: gib(lang, r.memory.per_gpu.total_bytes), rec: gib(lang, r.memory.recommended_bytes) });
-    replaceChildren(this.els.summary, h('h2', { class: 'sr-only' }, t('summary.title')), h('p', { id: 'summary-text' }, text),
+    morphInto(this.els.summary, h('h2', { class: 'sr-only' }, t('summary.title')), h('p', { id: 'summary-text' }, text),
       b && b.feasible && b.within === false ? h('p', { class: 'badge bad' }, t('summary.over')) : null,
       h('p', { class: 'jump' }, h('a', { href: '#budget' }, t('summary.jump'))));
     if (this.els.live.textContent !== text) this.els.live.textContent = text;
-    // Jumping to a section leaves its heading below the sticky summary.
-    document.documentElement.style.setProperty('--summary-h', `${Math.ceil(this.els.summary.getBoundingClientRect().height) + 16}px`);
   }
 
   private header(): HTMLElement {

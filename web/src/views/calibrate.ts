@@ -4,7 +4,7 @@
 // the factors shown here) and the verify script that measures exactly this
 // configuration on a rented card (verify_script.ts).
 import { calibrationOutOfRange } from '../calibration';
-import { h, uid } from '../dom';
+import { current, h, live, uid } from '../dom';
 import { limitNumber } from '../limit_text';
 import { LIMITS } from '../limits';
 import { label } from '../i18n';
@@ -39,13 +39,15 @@ function matchGpu(ctx: Ctx, device: string): string {
 function factors(ctx: Ctx): HTMLElement {
   const el = h('p', { class: 'figure', id: 'calib-factors', role: 'status' });
   window.setTimeout(() => {
+    const page = current(el);
+    if (!page) return;
     const { t, response } = ctx;
     const memory = (response?.memory as { baseline_scale?: number } | undefined)?.baseline_scale;
     const speed = (response?.gpus?.[0]?.throughput as { baseline_scale?: number } | undefined)?.baseline_scale;
     const x = (v: number): string => v.toLocaleString(ctx.lang, { maximumFractionDigits: 2 });
     const parts = [memory !== undefined ? t('calib.factor.memory', { x: x(memory) }) : '',
       speed !== undefined ? t('calib.factor.speed', { x: x(speed) }) : ''].filter(Boolean);
-    el.textContent = parts.join(t('list.sep'));
+    page.textContent = parts.join(t('list.sep'));
   }, 0);
   return el;
 }
@@ -64,16 +66,16 @@ export function calibrateView(ctx: Ctx): HTMLElement {
   const paste = h('textarea', { id: pasteId, rows: 2, spellcheck: 'false', placeholder: 'GPUPLAN_RESULT {...}', 'aria-describedby': `${pasteId}-help` });
   const status = h('p', { class: 'help', id: `${pasteId}-help`, role: 'status' }, t('calib.paste.help'));
   const read = button(t('calib.read'), () => {
-    const r = parseResult(paste.value);
+    const r = parseResult(live(paste).value);
     if (!r) {
-      status.textContent = t('calib.paste.invalid');
-      status.className = 'help bad';
+      live(status).textContent = t('calib.paste.invalid');
+      live(status).className = 'help bad';
       return;
     }
     const out = calibrationOutOfRange(r, cnn);
     if (out) {
-      status.textContent = t('calib.paste.range', { field: t(`calib.field.${out.field}` as never), value: limitNumber(out.value), min: limitNumber(out.min), max: limitNumber(out.max) });
-      status.className = 'help bad';
+      live(status).textContent = t('calib.paste.range', { field: t(`calib.field.${out.field}` as never), value: limitNumber(out.value), min: limitNumber(out.min), max: limitNumber(out.max) });
+      live(status).className = 'help bad';
       return;
     }
     const gpu = matchGpu(ctx, r.gpu) || ctx.state.calib.gpu;

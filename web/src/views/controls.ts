@@ -1,7 +1,7 @@
 // Labelled form controls. Each control has a <label>, a one-line help text
 // tied to it with aria-describedby, and data-path naming the request field,
 // so an error from the planner can point at the control it is about.
-import { h, uid, type Child } from '../dom';
+import { h, live, on, uid, type Child } from '../dom';
 
 export interface Option { value: string; label: string }
 
@@ -13,7 +13,9 @@ function wrap(id: string, c: Common, control: HTMLElement, after = false): HTMLE
   if (c.path) control.setAttribute('data-path', c.path);
   const lab = h('label', { for: id }, c.label);
   const help = c.help ? h('p', { class: 'help', id: helpId }, c.help) : null;
-  return h('div', { class: after ? 'field check' : 'field' }, after ? [control, lab] : [lab, control], help);
+  // Keyed, so a field that appears before it does not make a re-render rebuild it (dom.ts, morph).
+  const key = c.path ?? c.id;
+  return h('div', { class: after ? 'field check' : 'field', 'data-key': key ? `field/${key}` : null }, after ? [control, lab] : [lab, control], help);
 }
 
 let timer: number | undefined;
@@ -47,22 +49,23 @@ export function numberField(
     min: c.min, max: c.max, step: c.step ?? (c.int ? 1 : 'any'),
   });
   const apply = (): void => {
-    const v = input.valueAsNumber;
+    const el = live(input);
+    const v = el.valueAsNumber;
     const ok = Number.isFinite(v) && (!c.int || Number.isInteger(v)) &&
       (c.min === undefined || v >= c.min) && (c.max === undefined || v <= c.max);
-    input.setAttribute('aria-invalid', ok ? 'false' : 'true');
+    el.setAttribute('aria-invalid', ok ? 'false' : 'true');
     if (ok) onChange(v);
   };
-  input.addEventListener('input', () => debounced(apply));
-  input.addEventListener('change', apply);
+  on(input, 'input', () => debounced(apply));
+  on(input, 'change', apply);
   return wrap(id, c, input);
 }
 
 export function textField(c: Common & { value: string; max?: number; placeholder?: string }, onChange: (v: string) => void): HTMLElement {
   const id = c.id ?? uid('t');
   const input = h('input', { id, type: 'text', value: c.value, maxlength: c.max ?? 200, placeholder: c.placeholder, autocomplete: 'off' });
-  input.addEventListener('input', () => debounced(() => onChange(input.value)));
-  input.addEventListener('change', () => onChange(input.value));
+  on(input, 'input', () => debounced(() => onChange(live(input).value)));
+  on(input, 'change', () => onChange(live(input).value));
   return wrap(id, c, input);
 }
 
@@ -70,14 +73,14 @@ export function selectField(c: Common & { value: string; options: Option[] }, on
   const id = c.id ?? uid('s');
   const select = h('select', { id }, c.options.map((o) => h('option', { value: o.value, selected: o.value === c.value }, o.label)));
   select.value = c.value;
-  select.addEventListener('change', () => onChange(select.value));
+  on(select, 'change', () => onChange(live(select).value));
   return wrap(id, c, select);
 }
 
 export function checkField(c: Common & { value: boolean }, onChange: (v: boolean) => void): HTMLElement {
   const id = c.id ?? uid('c');
   const input = h('input', { id, type: 'checkbox', checked: c.value });
-  input.addEventListener('change', () => onChange(input.checked));
+  on(input, 'change', () => onChange(live(input).checked));
   return wrap(id, c, input, true);
 }
 

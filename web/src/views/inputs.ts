@@ -1,6 +1,6 @@
 // Steps 1 and 2: the experiment stages and the workload. Advanced options are
 // folded into <details> with defaults that suit a first fine-tuning run.
-import { h, uid } from '../dom';
+import { h, live, on, uid } from '../dom';
 import { parseHfConfig } from '../hfconfig';
 import { label } from '../i18n';
 import { bigCount } from '../format';
@@ -64,14 +64,14 @@ function modelPicker(ctx: Ctx): HTMLElement {
   // A model sized by its image (a CNN, a vision transformer) shows the image size, not the sequence.
   const byImage = (id: string): boolean => sizedByImage(models.find((x) => x.id === id));
   const fill = (): void => {
-    const q = search.value.trim().toLowerCase();
-    select.replaceChildren(...models
+    const q = live(search).value.trim().toLowerCase();
+    live(select).replaceChildren(...models
       .filter((m) => !q || m.id.includes(q) || (m.name ?? '').toLowerCase().includes(q))
       .map((m) => h('option', { value: m.id, selected: m.id === state.preset }, `${m.name ?? m.id} · ${bigCount(ctx.lang, m.params)}`)));
   };
   fill();
-  search.addEventListener('input', fill);
-  select.addEventListener('change', () => ctx.set({ source: 'preset', preset: select.value }, { now: true, inputs: byImage(select.value) !== byImage(ctx.state.preset) }));
+  on(search, 'input', fill);
+  on(select, 'change', () => ctx.set({ source: 'preset', preset: live(select).value }, { now: true, inputs: byImage(live(select).value) !== byImage(ctx.state.preset) }));
   return h('div', { class: 'field' },
     h('label', { for: search.id }, t('model.search')),
     search,
@@ -101,12 +101,12 @@ function customModel(ctx: Ctx): HTMLElement {
   const paste = h('textarea', { id: pasteId, rows: 4, spellcheck: 'false', placeholder: '{"model_type": "llama", "hidden_size": 4096, ...}', 'aria-describedby': `${pasteId}-help` });
   const status = h('p', { class: 'help', id: `${pasteId}-help`, role: 'status' }, t('hf.help'));
   const parse = button(t('hf.parse'), () => {
-    const r = parseHfConfig(paste.value);
+    const r = parseHfConfig(live(paste).value);
     if (!r.ok) {
-      status.textContent = r.reason === 'range'
+      live(status).textContent = r.reason === 'range'
         ? t('hf.range', { field: r.field, value: limitNumber(r.value), min: limitNumber(r.min), max: limitNumber(r.max) })
         : r.reason === 'missing' ? t('hf.missing', { field: r.field ?? '' }) : t('hf.invalid');
-      status.className = 'help bad';
+      live(status).className = 'help bad';
       return;
     }
     const d = r.dims;
@@ -133,7 +133,7 @@ export function workloadView(ctx: Ctx): HTMLElement {
   const radio = (value: State['source'], text: string): HTMLElement => {
     const id = uid('src');
     const input = h('input', { type: 'radio', name: sourceName, id, value, checked: state.source === value });
-    input.addEventListener('change', () => ctx.set({ source: value }, { inputs: true, now: true }));
+    on(input, 'change', () => ctx.set({ source: value }, { inputs: true, now: true }));
     return h('span', { class: 'radio' }, input, h('label', { for: id }, text));
   };
   const precisions = train ? TRAIN_PRECISIONS : INFER_PRECISIONS;

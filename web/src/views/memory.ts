@@ -1,7 +1,7 @@
 // Step 3: the per-GPU memory as a stacked bar (components, then the safety
 // headroom), with markers at the common card sizes, a table that says the
 // same in text, and "what fits" advice when the chosen card is too small.
-import { h } from '../dom';
+import { current, h, hold, morph } from '../dom';
 import { gib, percent, num } from '../format';
 import { label } from '../i18n';
 import type { Request } from '../request';
@@ -96,11 +96,13 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
       // one named card; ask it after the first figure is on screen. Its speed
       // tips (mixed precision on tensor cores, a starved data loader) hold
       // even when the run fits, so it is asked either way.
-      const slot = h('div', { class: 'advice-slot', 'aria-busy': 'true' }, fitsRec ? null : h('h3', null, t('advice.title', { gpu: target.name })));
+      // Held: a re-render leaves the advice on the page until the new advice replaces it (dom.ts).
+      const slot = hold(h('div', { class: 'advice-slot', 'aria-busy': 'true' }, fitsRec ? null : h('h3', null, t('advice.title', { gpu: target.name }))));
       compare.append(slot);
       const request = ctx.request;
       later(() => {
-        if (!slot.isConnected) return;
+        const page = current(slot);
+        if (!page) return;
         const doctor = oomDoctor(ctx, request, target.id);
         const remedies = (doctor?.remedies ?? []).filter((r) => r.fits !== false);
         const tips = (doctor?.speed_tips ?? []).filter((tip) => tip.message);
@@ -120,6 +122,7 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
           : h('p', null, t('advice.none')));
         for (const tip of tips) slot.append(h('p', { class: 'help', 'data-tip': tip.code }, tip.message));
         slot.removeAttribute('aria-busy');
+        morph(page, slot);
       });
     }
   }

@@ -1,6 +1,6 @@
 // Step 5: each platform's prices, billing rules and provenance, and the
 // user's own quotes (saved in localStorage, exported and imported as JSON).
-import { download, h, uid } from '../dom';
+import { download, h, live, on, uid } from '../dom';
 import { money, num, percent } from '../format';
 import { effectiveScope } from '../request';
 import { label } from '../i18n';
@@ -59,18 +59,18 @@ function quoteInput(ctx: Ctx, p: CatalogPlatform, gpu: string, billing: string, 
   const id = uid('quote');
   const input = h('input', { id, type: 'number', min: 0, max: 1e6, step: 'any', inputmode: 'decimal', value: existing ? String(existing.per_gpu_hour) : '',
     placeholder: t('quote.placeholder'), 'data-key': `quote/${p.id}/${gpu}/${billing}` });
-  input.addEventListener('change', () => {
-    const v = input.valueAsNumber;
+  on(input, 'change', () => {
+    const v = live(input).valueAsNumber;
     const rest = ctx.quotes.filter((q) => quoteKey(q) !== `${p.id}/${gpu}/${billing}`);
-    if (input.value === '') {
+    if (live(input).value === '') {
       ctx.setQuotes(rest, t('quote.removed'));
       return;
     }
     if (!Number.isFinite(v) || v < 0 || v > 1e6) {
-      input.setAttribute('aria-invalid', 'true');
+      live(input).setAttribute('aria-invalid', 'true');
       return;
     }
-    input.setAttribute('aria-invalid', 'false');
+    live(input).setAttribute('aria-invalid', 'false');
     const cur = currency === 'USD' ? 'USD' : 'CNY';
     ctx.setQuotes([...rest, { platform: p.id, gpu, billing, per_gpu_hour: v, currency: cur, note: existing?.note ?? '' }], t('quote.saved'));
   });
@@ -87,10 +87,10 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
   const included = !state.platforms.length || state.platforms.includes(p.id);
   const incId = uid('inc');
   const include = h('input', { type: 'checkbox', id: incId, checked: included, 'data-key': `inc/${p.id}` });
-  include.addEventListener('change', () => {
+  on(include, 'change', () => {
     const all = ctx.catalog.platforms.map((x) => x.id);
     const cur = state.platforms.length ? state.platforms : all;
-    const next = include.checked ? [...new Set([...cur, p.id])] : cur.filter((x) => x !== p.id);
+    const next = live(include).checked ? [...new Set([...cur, p.id])] : cur.filter((x) => x !== p.id);
     ctx.set({ platforms: next.length === all.length ? [] : next }, { now: true });
   });
   const offers = p.offers ?? [];
@@ -134,8 +134,8 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
       : h('p', null, t('platform.ask')),
     addQuote(ctx, p, currency),
     p.sources?.length ? h('p', { class: 'source' }, `${t('platform.sources')}: ${[...new Set(p.sources.map((x) => sourceText(ctx, x)))].join(t('list.sep'))}`) : null);
-  card.addEventListener('toggle', () => {
-    if (card.open) openPlatforms.add(p.id);
+  on(card, 'toggle', () => {
+    if (live(card).open) openPlatforms.add(p.id);
     else openPlatforms.delete(p.id);
   });
   return card;
@@ -154,13 +154,13 @@ function addQuote(ctx: Ctx, p: CatalogPlatform, currency: string): HTMLElement {
     h('span', { class: 'field' }, h('label', { for: pid }, t('quote.price', { currency })), price),
     h('span', { class: 'field' }, h('label', { for: nid }, t('quote.note')), note),
     button(t('quote.add'), () => {
-      const v = price.valueAsNumber;
+      const v = live(price).valueAsNumber;
       if (!Number.isFinite(v) || v < 0 || v > 1e6) {
-        price.setAttribute('aria-invalid', 'true');
-        price.focus();
+        live(price).setAttribute('aria-invalid', 'true');
+        live(price).focus();
         return;
       }
-      const q: Quote = { platform: p.id, gpu: gpu.value, billing: 'on-demand', per_gpu_hour: v, currency: currency === 'USD' ? 'USD' : 'CNY', note: note.value.slice(0, 200) };
+      const q: Quote = { platform: p.id, gpu: live(gpu).value, billing: 'on-demand', per_gpu_hour: v, currency: currency === 'USD' ? 'USD' : 'CNY', note: live(note).value.slice(0, 200) };
       ctx.setQuotes(mergeQuotes(ctx.quotes, [q]), t('quote.saved'));
     }));
 }
@@ -170,13 +170,13 @@ function quotesPanel(ctx: Ctx): HTMLElement {
   const fileId = uid('import');
   // The visible control is a button; the file input stays out of the tab order.
   const file = h('input', { id: fileId, type: 'file', accept: 'application/json,.json', class: 'sr-only', tabindex: -1 });
-  file.addEventListener('change', async () => {
-    const f = file.files?.[0];
+  on(file, 'change', async () => {
+    const f = live(file).files?.[0];
     if (!f) return;
     const known = { platforms: new Set(ctx.catalog.platforms.map((p) => p.id)), gpus: new Set(ctx.catalog.gpus.map((g) => g.id)) };
     const text = await f.text();
     const parsed = parseImport(text, known);
-    file.value = '';
+    live(file).value = '';
     if (!parsed) {
       const newer = newerFileVersion(text);
       ctx.notify(newer === null ? t('quotes.import.bad') : t('import.newer', { v: newer }), 'error');
@@ -204,7 +204,7 @@ function quotesPanel(ctx: Ctx): HTMLElement {
     list,
     h('div', { class: 'actions' },
       button(t('quotes.export'), () => download('gpuplan-prices.json', serializeQuotes(ctx.quotes), 'application/json')),
-      button(t('quotes.import'), () => file.click()),
+      button(t('quotes.import'), () => live(file).click()),
       h('label', { for: fileId, class: 'sr-only' }, t('quotes.import')),
       file,
       ctx.quotes.length ? button(t('quotes.reset'), () => {
@@ -222,7 +222,8 @@ let kept: { key: string; el: HTMLElement } | null = null;
 
 export function platformsView(ctx: Ctx): HTMLElement {
   const key = JSON.stringify([ctx.lang, ctx.state.currency, effectiveScope(ctx.state, ctx.lang), ctx.state.platforms, ctx.quotes, ctx.catalog.version]);
-  if (kept && kept.key === key) return kept.el;
+  // The element on the page (dom.ts, live): handed back as it is, the morph keeps it.
+  if (kept && kept.key === key) return live(kept.el);
   const el = platformsSection(ctx);
   kept = { key, el };
   return el;

@@ -3,7 +3,7 @@
 // quotes as one file; tick two or three (the form as it is may be one) to
 // see them side by side. Only buttons change a project: a share link or an
 // edit to the form never does.
-import { download, h, uid } from '../dom';
+import { download, h, live, on, uid } from '../dom';
 import type { Project } from '../storage_state';
 import { MAX_NAME } from '../storage_state';
 import { compareMarkdown, compareTable, type CompareEntry } from './compare';
@@ -35,14 +35,14 @@ function savedAt(ctx: Ctx, iso: string): string {
 function compareBox(ctx: ProjectsCtx, id: string, name: string, inTable = true): HTMLElement {
   const boxId = uid('cmp');
   const box = h('input', { type: 'checkbox', id: boxId, checked: ctx.compareIds.includes(id), 'data-compare': id });
-  box.addEventListener('change', () => {
+  on(box, 'change', () => {
     const rest = ctx.compareIds.filter((x) => x !== id);
-    if (box.checked && rest.length >= 3) {
-      box.checked = false;
+    if (live(box).checked && rest.length >= 3) {
+      live(box).checked = false;
       ctx.notify(ctx.t('compare.too_many'), 'error');
       return;
     }
-    ctx.setCompare(box.checked ? [...rest, id] : rest);
+    ctx.setCompare(live(box).checked ? [...rest, id] : rest);
   });
   // In the list the visible word is short (a phone's column is narrow); the label still names the plan.
   const text = inTable ? [ctx.t('compare.pick_short'), h('span', { class: 'sr-only' }, ` ${name}`)] : ctx.t('compare.pick', { name });
@@ -58,7 +58,7 @@ function projectRow(ctx: ProjectsCtx, p: Project): HTMLElement {
     const input = h('input', { id: inputId, type: 'text', value: p.name, maxlength: MAX_NAME, autocomplete: 'off' });
     const done = (): void => ctx.renameProject(p.id, input.value);
     input.addEventListener('keydown', (e) => { if (e.key === 'Enter') done(); });
-    name.replaceChildren(h('label', { for: inputId, class: 'sr-only' }, t('projects.name')), input, button(t('projects.rename_ok'), done));
+    live(name).replaceChildren(h('label', { for: inputId, class: 'sr-only' }, t('projects.name')), input, button(t('projects.rename_ok'), done));
     input.focus();
     input.select();
   };
@@ -88,11 +88,11 @@ export function projectsView(ctx: ProjectsCtx): HTMLElement {
   const nameInput = h('input', { id: nameId, type: 'text', maxlength: MAX_NAME, autocomplete: 'off', value: ctx.state.title, placeholder: t('projects.default_name') });
   const fileId = uid('pimport');
   const file = h('input', { id: fileId, type: 'file', accept: 'application/json,.json', class: 'sr-only', tabindex: -1 });
-  file.addEventListener('change', async () => {
-    const f = file.files?.[0];
+  on(file, 'change', async () => {
+    const f = live(file).files?.[0];
     if (!f) return;
     const text = await f.text();
-    file.value = '';
+    live(file).value = '';
     ctx.importProjects(text);
   });
   const entries = ctx.compareIds.length ? ctx.compareList() : [];
@@ -109,7 +109,7 @@ export function projectsView(ctx: ProjectsCtx): HTMLElement {
     h('div', { class: 'field save-project' },
       h('label', { for: nameId }, t('projects.name')),
       nameInput,
-      button(t('projects.save'), () => ctx.saveProject(nameInput.value), { id: 'project-save' })),
+      button(t('projects.save'), () => ctx.saveProject(live(nameInput).value), { id: 'project-save' })),
     ctx.projects.length
       ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('projects.list') },
           h('table', { class: 'projects' },
@@ -120,7 +120,7 @@ export function projectsView(ctx: ProjectsCtx): HTMLElement {
     compare,
     h('div', { class: 'actions' },
       button(t('projects.export'), () => ctx.exportProjects(), { id: 'projects-export' }),
-      button(t('projects.import'), () => file.click(), { id: 'projects-import' }),
+      button(t('projects.import'), () => live(file).click(), { id: 'projects-import' }),
       h('label', { for: fileId, class: 'sr-only' }, t('projects.import')),
       file));
 }
