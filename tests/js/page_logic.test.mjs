@@ -30,14 +30,15 @@ test('request: a vision transformer sends its image size, not a sequence length'
   assert.equal(m.request.toRequest({ ...d, preset: 'bert-base' }, 'zh-CN', [], { kind: 'encoder' }).workload.seq_len, d.seq_len);
 });
 
-test('request: prefs.scope is sent only when the switch differs from the locale default', () => {
+// contract v1.2: the locale changes the answer's language and nothing else.
+test('request: prefs.scope is sent only once the student has used the switch, in either language', () => {
   const d = m.state.defaultState();
-  assert.equal(m.request.toRequest(d, 'zh-CN', []).prefs?.scope, undefined);
-  assert.equal(m.request.toRequest({ ...d, scope: 'global' }, 'zh-CN', []).prefs.scope, 'global');
-  assert.equal(m.request.toRequest({ ...d, scope: 'cn' }, 'en', []).prefs.scope, 'cn');
-  assert.equal(m.request.toRequest({ ...d, scope: 'global' }, 'en', []).prefs?.scope, undefined);
-  assert.equal(m.request.effectiveScope(d, 'zh-CN'), 'cn');
-  assert.equal(m.request.effectiveScope(d, 'en'), 'global');
+  for (const lang of ['zh-CN', 'en']) {
+    assert.equal(m.request.toRequest(d, lang, []).prefs?.scope, undefined, lang);
+    assert.equal(m.request.toRequest({ ...d, scope: 'global' }, lang, []).prefs.scope, 'global', lang);
+    assert.equal(m.request.toRequest({ ...d, scope: 'cn' }, lang, []).prefs.scope, 'cn', lang);
+    assert.equal(m.request.effectiveScope(d, lang), 'cn', lang);
+  }
 });
 
 test('request: stage runs are seeds × sweep × ablations', () => {

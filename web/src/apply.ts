@@ -62,8 +62,9 @@ export function requestPatch(s: State, patch: unknown): Partial<State> | null {
     out.target_gpu = hw.gpu;
     if (s.hardware) out.hardware = hw.gpu;
   }
-  if (typeof hw.count === 'number') out.gpus = hw.count;
-  if ((out.gpus ?? s.gpus) > 1 && (out.sharding ?? s.sharding) === 'none') out.sharding = 'ddp';
+  // The doctor diagnoses one card when the count is the planner's (views/memory.ts):
+  // a remedy on that one card leaves the count to the planner.
+  if (typeof hw.count === 'number' && !(s.gpus === 0 && hw.count === 1)) out.gpus = hw.count;
   const prefs = obj(p.prefs);
   if (typeof prefs.billing === 'string') out.billing = prefs.billing as State['billing'];
   // Nothing the form would change: no button.

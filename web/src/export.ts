@@ -34,7 +34,7 @@ export function inputLines(ctx: Ctx): [string, string][] {
       [t('seq_len'), num(lang, state.seq_len)],
       [t('samples'), num(lang, state.samples)]);
     if (state.mode === 'train') out.push([t('epochs'), num(lang, state.epochs)]);
-    out.push([t('gpus'), `${num(lang, state.gpus)} · ${label(t, 'sharding', state.sharding)}`]);
+    out.push([t('gpus'), `${state.gpus > 0 ? num(lang, state.gpus) : t('planner_chooses')} · ${state.sharding ? label(t, 'sharding', state.sharding) : t('planner_chooses')}`]);
   }
   for (const st of state.stages) {
     out.push([label(t, 'stage', st.stage), st.on

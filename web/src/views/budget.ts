@@ -79,7 +79,7 @@ function stageNotes(ctx: Ctx, b: Budget): HTMLElement | null {
   const plan = ctx.response?.plan;
   return h('ul', { class: 'whys' }, items.map((s) => h('li', { 'data-stage': s.stage },
     h('strong', null, label(t, 'stage', s.stage)), s.why ? `: ${withStageNames(ctx, s.why)}` : '',
-    s.sharding && s.sharding !== 'none' ? h('span', { class: 'range' }, t('budget.sharding', { how: shardingText(ctx, s.sharding) })) : null,
+    s.sharding && s.sharding !== 'none' ? h('span', { class: 'range' }, t(ctx.state.sharding ? 'budget.sharding.yours' : 'budget.sharding', { how: shardingText(ctx, s.sharding) })) : null,
     s.fit === 'tight' ? h('span', { class: 'range' }, t('fit.tight')) : null,
     s.changes.map((c) => {
       const text = changeText(ctx, c);

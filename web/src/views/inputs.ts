@@ -157,8 +157,11 @@ export function workloadView(ctx: Ctx): HTMLElement {
         train && state.method !== 'full' ? numberField({ label: t('lora.rank'), help: t('lora.rank.help'), value: state.lora_rank, min: 1, max: 65536, int: true, path: 'workload.lora.rank' }, (lora_rank) => ctx.set({ lora_rank })) : null,
         train && state.method !== 'full' ? selectField({ label: t('lora.targets'), value: state.lora_targets, options: opts(ctx, 'lora_targets', LORA_TARGETS), path: 'workload.lora.targets' }, (v) => ctx.set({ lora_targets: v as State['lora_targets'] })) : null,
         !train ? selectField({ label: t('kv_cache_bits'), help: t('kv_cache_bits.help'), value: String(state.kv_cache_bits), options: KV_BITS.map((b) => ({ value: String(b), label: `${b} bit` })), path: 'workload.kv_cache_bits' }, (v) => ctx.set({ kv_cache_bits: Number(v) })) : null,
-        numberField({ label: t('gpus'), help: t('gpus.help'), value: state.gpus, min: 1, max: 4096, int: true, path: 'workload.gpus' }, (gpus) => ctx.set({ gpus })),
-        selectField({ label: t('sharding'), help: t('sharding.help'), value: state.sharding, options: opts(ctx, 'sharding', SHARDINGS), path: 'workload.sharding' }, (v) => ctx.set({ sharding: v as State['sharding'] })),
+        // Left empty / "planner chooses" unless the student sets them: then the request leaves them out.
+        numberField({ label: t('gpus'), help: t('gpus.help'), value: state.gpus, min: 1, max: 4096, int: true, path: 'workload.gpus',
+          unset: { value: 0, label: t('planner_chooses') } }, (gpus) => ctx.set({ gpus })),
+        selectField({ label: t('sharding'), help: t('sharding.help'), value: state.sharding, path: 'workload.sharding',
+          options: [{ value: '', label: t('planner_chooses') }, ...opts(ctx, 'sharding', SHARDINGS)] }, (v) => ctx.set({ sharding: v as State['sharding'] })),
         selectField({ label: t('hardware'), help: t('hardware.help'), value: state.hardware, options: gpuOptions, path: 'hardware.gpu' }, (v) => ctx.set({ hardware: v })),
       ),
       train ? checkField({ label: t('grad_checkpointing'), help: t('grad_checkpointing.help'), value: state.grad_checkpointing, path: 'workload.grad_checkpointing' }, (v) => ctx.set({ grad_checkpointing: v })) : null,
