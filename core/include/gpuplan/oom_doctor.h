@@ -20,6 +20,7 @@ struct Remedy {
   std::string id;          // e.g. "grad_checkpointing", "micro_batch", "zero3", "larger_gpu"
   Workload workload;       // the whole changed workload
   std::string gpu;         // the card it runs on (changes only for "larger_gpu")
+  std::string gpu_name;    // that card's name, for the remedy's sentence
   int count = 1;           // GPUs used
   MemoryEstimate memory;   // per GPU after the change
   bool fits = false;

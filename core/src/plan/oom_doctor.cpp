@@ -40,6 +40,7 @@ Remedy evaluate(const Context& c, std::string id, Workload w, const Gpu& g, int 
   if (count == 1 && w.sharding == Sharding::ddp) w.sharding = Sharding::none;
   r.workload = w;
   r.gpu = g.id;
+  r.gpu_name = g.name;
   r.count = count;
   r.memory = estimate_memory(c.model, w);
   r.fits = fits(r.memory, g);

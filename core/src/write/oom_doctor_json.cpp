@@ -36,8 +36,9 @@ const RemedyText kRemedies[] = {
     {"kv_cache_8bit", {"KV cache 量化到 8 bit：长上下文显存减半", "8-bit KV cache: half the cache for long contexts"}},
     {"weights_int8", {"权重 int8 量化推理", "int8 weight quantization for inference"}},
     {"weights_int4", {"权重 int4（GPTQ/AWQ）量化推理", "int4 (GPTQ/AWQ) weight quantization for inference"}},
-    {"zero3", {"多卡 ZeRO-3 / FSDP：参数、梯度、优化器状态分摊到每张卡", "Several GPUs with ZeRO-3 / FSDP: parameters, gradients and optimizer states split across cards"}},
-    {"larger_gpu", {"换显存更大的卡（能装下的最小一档）", "A card with more memory (the smallest that holds it)"}},
+    {"zero3", {"用 {n} 张 {gpu} 跑 ZeRO-3 / FSDP：参数、梯度、优化器状态分摊到每张卡",
+               "ZeRO-3 / FSDP on {n} × {gpu}: parameters, gradients and optimizer states split across the cards"}},
+    {"larger_gpu", {"换显存更大的卡：{gpu}（能装下的最小一档）", "A card with more memory: {gpu} (the smallest that holds it)"}},
     {"combined", {"单项改动都不够：以下组合才能装下", "No single change is enough: this combination fits"}},
     {"plan_fit", {"规划在这张卡上采用的改法（按代价从低到高依次加上，直到装得下）",
                   "What the plan does on this card: the changes in order of cost, added until it fits"}},
@@ -50,8 +51,8 @@ const RemedyText kRemedies[] = {
 const RemedyText kInferenceRemedies[] = {
     {"micro_batch", {"减少同时生成的序列数（batch 大小，vLLM 的 max_num_seqs）：输出不变，吞吐降低",
                      "Fewer sequences generated at once (the batch size, vLLM's max_num_seqs): same outputs, lower throughput"}},
-    {"zero3", {"把模型切分到多张卡（vLLM 的 tensor_parallel_size，或 transformers 的 device_map=\"auto\"）",
-               "Split the model across several GPUs (vLLM's tensor_parallel_size, or transformers' device_map=\"auto\")"}},
+    {"zero3", {"把模型切分到 {n} 张 {gpu}（vLLM 的 tensor_parallel_size，或 transformers 的 device_map=\"auto\"）",
+               "Split the model across {n} × {gpu} (vLLM's tensor_parallel_size, or transformers' device_map=\"auto\")"}},
 };
 
 const Text* remedy_text(std::string_view id, Mode mode) {
@@ -61,6 +62,18 @@ const Text* remedy_text(std::string_view id, Mode mode) {
   for (const auto& r : kRemedies)
     if (r.id == id) return &r.what;
   return nullptr;
+}
+
+// A remedy's sentence with the card and count it is about ({gpu}, {n}).
+std::string remedy_message(const Text& what, const Remedy& r, Locale locale) {
+  std::string out(what.in(locale));
+  auto fill = [&](std::string_view slot, const std::string& value) {
+    for (size_t at = out.find(slot); at != std::string::npos; at = out.find(slot, at + value.size()))
+      out.replace(at, slot.size(), value);
+  };
+  fill("{gpu}", r.gpu_name.empty() ? r.gpu : r.gpu_name);
+  fill("{n}", std::to_string(r.count));
+  return out;
 }
 
 const char* quality_name(QualityImpact q) {
@@ -121,7 +134,7 @@ void write_json(JsonWriter& w, const Diagnosis& d, Locale locale) {
     w.member("gradient_accumulation", r.gradient_accumulation);
     w.member("id", r.id);
     if (text)
-      w.member("message", text->in(locale));
+      w.member("message", remedy_message(*text, r, locale));
     else
       w.member("message", r.id);
     w.key("patch");
