@@ -36,6 +36,9 @@ std::string sharding_label(Sharding s) {
     case Sharding::zero1: return "ZeRO-1";
     case Sharding::zero2: return "ZeRO-2";
     case Sharding::zero3: return "ZeRO-3 / FSDP";
+    // Several cards with no sharding named run data-parallel, a full copy on
+    // each (memory.cpp and throughput.cpp settle it as DDP).
+    case Sharding::none: return "DDP";
     default: return std::string(name_of(s));
   }
 }
@@ -130,7 +133,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
   // A package the search chose is the cheaper for this use; one the user
   // forced may not be (then billing_warnings says what it costs more).
   if (is_package(o.billing))
-    add(q_.prefs.billing == name_of(o.billing) ? "plan.why.package_forced" : "plan.why.package", {name_of(o.billing)});
+    add(q_.prefs.billing == name_of(o.billing) ? "plan.why.package_forced" : "plan.why.package", {billing_text(name_of(o.billing))});
   if (o.education_discount) add("plan.why.education", {});
   return out;
 }
@@ -380,9 +383,10 @@ void Planner::billing_warnings(PlanResult& r) {
       std::any_of(r.stages.begin(), r.stages.end(), [](const StagePlan& s) { return !s.feasible && s.runs > 0; });
   if (offers_.empty() && some_infeasible) {
     std::string offered;
-    for (Billing b : billings_in_scope_) offered += (offered.empty() ? "" : ", ") + std::string(name_of(b));
+    const std::string sep = q_.locale == Locale::en ? ", " : "、";
+    for (Billing b : billings_in_scope_) offered += (offered.empty() ? "" : sep) + billing_text(name_of(b));
     if (offered.empty()) r.warnings.push_back({"billing_unavailable", msg("plan.warn.billing_unavailable_none")});
-    else r.warnings.push_back({"billing_unavailable", msg("plan.warn.billing_unavailable", {q_.prefs.billing, offered})});
+    else r.warnings.push_back({"billing_unavailable", msg("plan.warn.billing_unavailable", {billing_text(q_.prefs.billing), offered})});
     return;
   }
   const bool package = q_.prefs.billing == name_of(Billing::monthly) || q_.prefs.billing == name_of(Billing::yearly);
@@ -396,7 +400,7 @@ void Planner::billing_warnings(PlanResult& r) {
   });
   if (!alt_feasible || r.total_cost <= alt.total_cost * (1 + 1e-9)) return;
   r.warnings.push_back({"package_costs_more", msg("plan.warn.package_costs_more",
-                                                  {q_.prefs.billing, money(r.total_cost), money(alt.total_cost),
+                                                  {billing_text(q_.prefs.billing), money(r.total_cost), money(alt.total_cost),
                                                    r.currency, money(r.total_cost - alt.total_cost)})});
 }
 
