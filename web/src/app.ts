@@ -25,7 +25,7 @@ import { memoryView } from './views/memory';
 import { platformsView } from './views/platforms';
 import { printView } from './views/print';
 import { scenarioView } from './views/scenario';
-import { cash, catalogAge, gpuName, platformName, withStageNames } from './views/words';
+import { cash, catalogAge, gpuName, platformName } from './views/words';
 import { compareEntries, type CompareEntry } from './views/compare';
 import { projectsView, type ProjectsCtx } from './views/projects';
 
@@ -447,7 +447,7 @@ export class App implements Ctx, ProjectsCtx {
         this.error.path ? h('code', null, ` (${this.error.path})`) : null));
     }
     const warnings = this.response?.warnings ?? [];
-    if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, withStageNames(this, w.message)))));
+    if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, w.message))));
     out.push(memoryView(this, (run) => window.setTimeout(run, 0)));
     if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
     replaceChildren(this.els.results, out);

@@ -9,7 +9,7 @@ import { stageRuns } from './state';
 import type { Ctx } from './views/context';
 import { budgetOf } from './views/budget';
 import { rangeText, rows } from './views/gpus';
-import { cash, cashValue, catalogAge, gpuName, platformName, withStageNames } from './views/words';
+import { cash, cashValue, catalogAge, gpuName, platformName } from './views/words';
 
 // Markdown table cells: user text must not break the table or become links.
 function md(text: string): string {
@@ -101,7 +101,7 @@ export function toMarkdown(ctx: Ctx, version: string, now = new Date()): string 
   const warnings = r?.warnings ?? [];
   if (warnings.length) {
     lines.push(`## ${t('export.warnings')}`, '');
-    for (const w of warnings) lines.push(`- ${md(withStageNames(ctx, w.message))}`);
+    for (const w of warnings) lines.push(`- ${md(w.message)}`);
     lines.push('');
   }
   lines.push(`## ${t('export.assumptions')}`, '');

@@ -54,6 +54,8 @@ export interface GpuRow {
   // cheapest in-scope offer (with its platform and billing).
   fit?: 'comfortable' | 'tight' | 'no'; cost?: number; platform?: string; billing?: string;
   currency?: string; price_per_gpu_hour?: number; price_as_of?: string;
+  // contract v1.2: seed 004's coefficient on the row's offer price (plan currency), and on the FP32 peak as the seed computes it.
+  cost_effectiveness?: number; cost_effectiveness_fp32?: number;
   // docs/science.md: rate is in the baseline's unit (0 when the unit is hours).
   science?: { speedup?: number; rate?: number; fp64_ratio?: number; fp64_starved?: boolean };
   [k: string]: unknown;

@@ -579,8 +579,6 @@ export const en: Record<keyof typeof zhCN, string> = {
   'range.explain': "the speed may be {lo}–{hi} × the estimate (10th–90th percentile of measured cases); the time varies with it",
   'memory.unknown': "The {gpu} is not among the cards evaluated.",
   'memory.headroom.why': "Why {pct} headroom: over 70 published measurements, 90 % of the memory estimate's errors are within 29.5 %; with that much to spare a job still fits in about nine cases of ten where the estimate is low. A job that fits only inside the headroom runs, but is OOM-prone.",
-  'remedy.zero3.n': "ZeRO-3 / FSDP over {n} × {gpu}",
-  'remedy.larger_gpu.named': "A card with more memory: the {gpu}",
   'export.date': "Date",
   'export.inputs': "Inputs",
   'export.stage': "{n} runs ({seeds} seeds × {sweep} hyper-parameter points × {ablations} ablations), {pct} of the data each",

@@ -577,8 +577,6 @@ export const zhCN = {
   'range.explain': "速度可能是估计值的 {lo}–{hi} 倍（同类实测的第 10–90 百分位），用时随之变化",
   'memory.unknown': "{gpu} 不在本次评估的卡里，无法判断。",
   'memory.headroom.why': "为什么留 {pct} 余量：显存估算在 70 个已发表的实测上，90% 的误差在 29.5% 以内；留出这么多，估低时十次里约九次仍放得下。只在余量之内放得下的任务能跑，但容易 OOM。",
-  'remedy.zero3.n': "用 {n} 张 {gpu} 做 ZeRO-3 / FSDP 分片",
-  'remedy.larger_gpu.named': "换显存更大的卡：{gpu}",
   'export.date': "生成日期",
   'export.inputs': "输入",
   'export.stage': "{n} 次运行（{seeds} 个种子 × {sweep} 个超参点 × {ablations} 组消融），每次 {pct} 数据",

@@ -9,7 +9,7 @@ import { label } from '../i18n';
 import type { Plan, PlanStage, RentVsBuy } from '../types';
 import type { Ctx } from './context';
 import { button, section } from './controls';
-import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText, withStageNames } from './words';
+import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText } from './words';
 
 export interface StageCost {
   stage: string; gpu: string; count: number; platform: string; billing: string;
@@ -78,7 +78,7 @@ function stageNotes(ctx: Ctx, b: Budget): HTMLElement | null {
   if (!items.length) return null;
   const plan = ctx.response?.plan;
   return h('ul', { class: 'whys' }, items.map((s) => h('li', { 'data-stage': s.stage },
-    h('strong', null, label(t, 'stage', s.stage)), s.why ? `: ${withStageNames(ctx, s.why)}` : '',
+    h('strong', null, label(t, 'stage', s.stage)), s.why ? `: ${s.why}` : '',
     s.sharding && s.sharding !== 'none' ? h('span', { class: 'range' }, t(ctx.state.sharding ? 'budget.sharding.yours' : 'budget.sharding', { how: shardingText(ctx, s.sharding) })) : null,
     s.fit === 'tight' ? h('span', { class: 'range' }, t('fit.tight')) : null,
     s.changes.map((c) => {
@@ -108,7 +108,7 @@ export function budgetView(ctx: Ctx): HTMLElement {
           t(over ? 'budget.over' : 'budget.within', { budget: cash(ctx, b.budget, b.currency) })) : null)
     : h('div', { class: 'infeasible bad', id: 'budget-infeasible', role: 'alert' },
         h('strong', { class: 'big' }, t('budget.infeasible.title')),
-        h('p', null, nothing ? withStageNames(ctx, nothing.message) : t('budget.infeasible.help')));
+        h('p', null, nothing ? nothing.message : t('budget.infeasible.help')));
   const bar = h('div', { class: 'bar stages', role: 'img', 'aria-label': b.stages.map((s) => `${label(t, 'stage', s.stage)} ${percent(lang, s.share)}`).join(', ') });
   b.stages.forEach((s, i) => {
     const seg = h('span', { class: `seg seg-${i + 4}` }, s.share >= 0.12 ? label(t, 'stage', s.stage) : '');
@@ -140,10 +140,10 @@ export function budgetView(ctx: Ctx): HTMLElement {
     h('p', { class: 'help' }, t('budget.columns.help')),
     fxNote(ctx, b.currency),
     stageNotes(ctx, b),
-    plan?.category_advice ? h('p', { class: 'help' }, withStageNames(ctx, plan.category_advice)) : null,
+    plan?.category_advice ? h('p', { class: 'help' }, plan.category_advice) : null,
     b.feasible ? h('p', { id: 'budget-wall' }, t('budget.wall.plan', { time: hours(lang, b.wallHours) }),
       plan?.meets_deadline === false ? h('strong', { class: 'badge bad' }, t('budget.deadline.missed')) : null) : null,
-    (plan?.advice ?? []).length ? h('ul', { class: 'plan-advice' }, (plan?.advice ?? []).map((a) => h('li', { 'data-code': a.code }, withStageNames(ctx, a.message ?? a.code)))) : null,
+    (plan?.advice ?? []).length ? h('ul', { class: 'plan-advice' }, (plan?.advice ?? []).map((a) => h('li', { 'data-code': a.code }, a.message ?? a.code))) : null,
     h('h3', null, t('budget.hidden.title')),
     h('ul', { class: 'hidden-costs' },
       storage > 0 ? h('li', null, t('budget.hidden.storage', { cost: cash(ctx, storage, b.currency) })) : null,
@@ -154,7 +154,7 @@ export function budgetView(ctx: Ctx): HTMLElement {
       ? h('ol', { class: 'changes' }, changes.map((c) => {
           // The planner's sentence names its amounts in the plan's currency;
           // shown in another, the change is named by its code instead.
-          const text = c.message && state.currency === b.currency ? withStageNames(ctx, c.message) : label(t, 'change', c.code);
+          const text = c.message && state.currency === b.currency ? c.message : label(t, 'change', c.code);
           return h('li', { 'data-change': c.code }, text, ' ',
             h('span', { class: 'saving' }, `(${t(c.saving_is_upper_bound ? 'budget.saves_upto' : 'budget.saves', { saving: cash(ctx, c.saving, b.currency) })})`), ' ',
             applyButton(ctx, changePatch(state, c), text, `change/${c.code}`));
