@@ -106,3 +106,21 @@ test('state: an old form\'s default one card / no sharding becomes the planner\'
   assert.equal(link.gpus, 1);
   assert.equal(link.sharding, 'none');
 });
+
+// A pasted config.json keeps head_dim (Qwen3-4B: 32 heads of 128 on hidden
+// 2560): without it the planner takes hidden / heads = 80 and plans the
+// wrong attention.
+test('request: a pasted config\'s head_dim reaches the request when it is not hidden / heads', async () => {
+  const { hfconfig } = await pageModules(['hfconfig']);
+  const qwen = hfconfig.parseHfConfig(readFileSync(path.join(root, 'tests/data/hf-configs/qwen3-4b.json'), 'utf8'));
+  assert.ok(qwen.ok);
+  assert.equal(qwen.dims.head_dim, 128);
+  const llama = hfconfig.parseHfConfig(readFileSync(path.join(root, 'tests/data/hf-configs/llama-3.1-8b.json'), 'utf8'));
+  assert.equal(llama.dims.head_dim, 0, 'no head_dim in the config: hidden / heads, nothing sent');
+  const d = m.state.defaultState();
+  const { model_type: _t, ...dims } = qwen.dims;
+  const s = m.state.sanitize({ ...d, form: m.state.FORM_VERSION, source: 'custom', custom: dims });
+  assert.equal(s.custom.head_dim, 128);
+  assert.equal(m.request.toRequest(s, 'zh-CN', []).model.head_dim, 128);
+  assert.equal(m.request.toRequest({ ...s, custom: { ...s.custom, head_dim: 0 } }, 'zh-CN', []).model.head_dim, undefined);
+});

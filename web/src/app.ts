@@ -24,6 +24,7 @@ import { stagesView, workloadView } from './views/inputs';
 import { memoryView } from './views/memory';
 import { platformsView } from './views/platforms';
 import { printView } from './views/print';
+import { refreshVerifyScript } from './views/calibrate';
 import { scenarioView } from './views/scenario';
 import { cash, catalogAge, gpuName, platformName } from './views/words';
 import { compareEntries, type CompareEntry } from './views/compare';
@@ -452,6 +453,7 @@ export class App implements Ctx, ProjectsCtx {
     if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
     replaceChildren(this.els.results, out);
     if (!figureOnly) this.renderSummary();
+    refreshVerifyScript(this);
     const name = document.getElementById('project-name');
     if (name) {
       name.textContent = this.state.title;

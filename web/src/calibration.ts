@@ -3,6 +3,7 @@
 // every memory figure, the speed every rate; the core computes both factors
 // and the page only shows them.
 import type { State } from './state';
+import type { CatalogGpu } from './types';
 
 const GIB = 2 ** 30;
 
@@ -16,4 +17,14 @@ export function calibration(s: State, isCnn: boolean): Record<string, unknown> |
   if (c.memory_gib > 0) b.memory_bytes = Math.round(c.memory_gib * GIB);
   if (c.rate > 0) b[isCnn ? 'samples_per_s' : 'tokens_per_s'] = c.rate;
   return b;
+}
+
+// The catalog card a measured device name is (catalog/gpus.json
+// device_names, the names nvidia-smi and torch.cuda.get_device_name()
+// print): compared without case or runs of spaces, never guessed from a
+// part of the name. undefined: a card the catalog does not know.
+export function gpuByDeviceName(gpus: readonly CatalogGpu[], device: string): CatalogGpu | undefined {
+  const norm = (x: string): string => x.trim().replace(/\s+/g, ' ').toLowerCase();
+  const d = norm(device);
+  return d ? gpus.find((g) => (g.device_names ?? []).some((n) => norm(n) === d)) : undefined;
 }

@@ -34,6 +34,7 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], preset?: Pick<C
           heads: s.custom.heads, kv_heads: s.custom.kv_heads, ffn: s.custom.ffn, vocab: s.custom.vocab,
           gated_mlp: s.custom.gated_mlp, tied_embeddings: s.custom.tied_embeddings,
           ...(s.custom.experts > 1 ? { experts: s.custom.experts, experts_per_token: s.custom.experts_per_token } : {}),
+          ...(s.custom.head_dim > 0 ? { head_dim: s.custom.head_dim } : {}),
         };
   const isCnn = s.source === 'custom' ? s.custom.kind === 'cnn' : sizedByImage(preset);
   const workload: Record<string, unknown> = {

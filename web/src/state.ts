@@ -59,6 +59,7 @@ export interface State {
     kind: (typeof KINDS)[number];
     params: number; layers: number; hidden: number; heads: number; kv_heads: number; ffn: number; vocab: number;
     gated_mlp: boolean; tied_embeddings: boolean; experts: number; experts_per_token: number;
+    head_dim: number; // 0: hidden / heads
   };
   scenario: string; // catalog().scenarios[].id the form started from; '' = custom
   mode: (typeof MODES)[number];
@@ -116,7 +117,7 @@ export function defaultState(): State {
     preset: 'llama-3.1-8b',
     custom: {
       kind: 'decoder', params: 7.0e9, layers: 32, hidden: 4096, heads: 32, kv_heads: 32, ffn: 11008, vocab: 32000,
-      gated_mlp: true, tied_embeddings: false, experts: 1, experts_per_token: 1,
+      gated_mlp: true, tied_embeddings: false, experts: 1, experts_per_token: 1, head_dim: 0,
     },
     scenario: '',
     mode: 'train',
@@ -213,6 +214,7 @@ const CUSTOM_NUMBERS: Record<string, Spec> = {
   vocab: { min: 1, max: 1 << 24, int: true },
   experts: { min: 1, max: 1024, int: true },
   experts_per_token: { min: 1, max: 1024, int: true },
+  head_dim: { min: 0, max: 4096, int: true },
 };
 const SCIENCE_NUMBERS: Record<string, Spec> = {
   count: { min: 1, max: 4096, int: true },

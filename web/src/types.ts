@@ -10,6 +10,7 @@ export type Localized = string | { zh?: string; en?: string };
 export interface CatalogGpu {
   id: string; name: string; memory_bytes: number;
   arch?: string; segment?: string; launch_year?: number; sources?: string[];
+  device_names?: string[]; // as nvidia-smi prints them (catalog/gpus.json)
 }
 export interface CatalogOffer {
   gpu: string; billing: string; per_gpu_hour?: Partial<Range3> | null; currency: string;

@@ -99,7 +99,7 @@ function customModel(ctx: Ctx): HTMLElement {
     const d = r.dims;
     ctx.set({ source: 'custom', custom: { kind: d.kind, params: d.params, layers: d.layers, hidden: d.hidden, heads: d.heads,
       kv_heads: d.kv_heads, ffn: d.ffn, vocab: d.vocab, gated_mlp: d.gated_mlp, tied_embeddings: d.tied_embeddings,
-      experts: d.experts, experts_per_token: d.experts_per_token } }, { inputs: true, now: true });
+      experts: d.experts, experts_per_token: d.experts_per_token, head_dim: d.head_dim } }, { inputs: true, now: true });
     ctx.notify(t('hf.parsed', { params: bigCount(ctx.lang, d.params), type: d.model_type || '?' }));
   }, { id: 'hf-parse' });
   return h('div', { class: 'custom' },
@@ -108,7 +108,9 @@ function customModel(ctx: Ctx): HTMLElement {
     h('div', { class: 'row3' },
       n('params', 1e14, t('dim.params.help')), n('layers', 1000), n('hidden', 1 << 20),
       n('heads', 4096), n('kv_heads', 4096, t('dim.kv_heads.help')), n('ffn', 1 << 22),
-      n('vocab', 1 << 24), n('experts', 1024, t('dim.experts.help')), n('experts_per_token', 1024)),
+      n('vocab', 1 << 24), n('experts', 1024, t('dim.experts.help')), n('experts_per_token', 1024),
+      numberField({ label: t('dim.head_dim'), help: t('dim.head_dim.help'), value: c.head_dim, min: 1, max: 4096, int: true, path: 'model.head_dim',
+        unset: { value: 0, label: t('dim.head_dim.unset') } }, (head_dim) => setC({ head_dim }))),
     checkField({ label: t('dim.gated_mlp'), help: t('dim.gated_mlp.help'), value: c.gated_mlp }, (v) => setC({ gated_mlp: v })),
     checkField({ label: t('dim.tied_embeddings'), value: c.tied_embeddings }, (v) => setC({ tied_embeddings: v })));
 }

@@ -95,7 +95,7 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
       // one named card; ask it after the first figure is on screen. Its speed
       // tips (mixed precision on tensor cores, a starved data loader) hold
       // even when the run fits, so it is asked either way.
-      const slot = h('div', { class: 'advice-slot', 'aria-busy': 'true' }, fitsRec ? null : h('h3', null, t('advice.title', { gpu: target.name })));
+      const slot = h('div', { class: 'advice-slot', 'aria-busy': 'true' });
       compare.append(slot);
       const request = ctx.request;
       later(() => {
@@ -103,8 +103,12 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
         const doctor = oomDoctor(ctx, request, target.id);
         const remedies = (doctor?.remedies ?? []).filter((r) => r.fits !== false);
         const tips = (doctor?.speed_tips ?? []).filter((tip) => tip.message);
-        if (fitsRec && tips.length) slot.append(h('h3', null, t('advice.speed', { gpu: target.name })));
-        if (!fitsRec) slot.append(remedies.length
+        // A tight fit holds without changes (the doctor's `fits`): what would
+        // make it fit is not asked, and "it does not fit" is never said under "tight".
+        const showFix = !fitsRec && (doctor?.fits !== true || remedies.length > 0);
+        if (showFix) slot.append(h('h3', null, t('advice.title', { gpu: target.name })));
+        else if (tips.length) slot.append(h('h3', null, t('advice.speed', { gpu: target.name })));
+        if (showFix) slot.append(remedies.length
           ? h('ol', { class: 'advice' }, remedies.map((rem) => {
               const text = rem.message ?? '';
               const patch = rem.patch ? requestPatch(ctx.state, rem.patch) : null;
