@@ -1,7 +1,7 @@
 // The page controller: owns the state, calls the planner, renders the views,
 // keeps the share link in the URL hash and the user's quotes in storage.
 import { download, h, replaceChildren } from './dom';
-import { iframeSnippet, isEmbed, reportHeight } from './embed';
+import { iframeSnippet, isEmbed, isLocalPage, reportHeight } from './embed';
 import { toCsv, toJson, toMarkdown } from './export';
 import { gib, hours, num } from './format';
 import { detectLang, translator, type Lang, type T } from './i18n';
@@ -545,11 +545,12 @@ export class App implements Ctx, ProjectsCtx {
 
   private async copyLink(): Promise<void> {
     const url = location.href;
+    const local = isLocalPage(url) ? ` ${this.t('share.local')}` : '';
     try {
       await navigator.clipboard.writeText(url);
-      this.notify(this.t('share.copied'));
+      this.notify(this.t('share.copied') + local, local ? 'error' : 'info');
     } catch {
-      this.notify(this.t('share.manual', { url }));
+      this.notify(this.t('share.manual', { url }) + local, local ? 'error' : 'info');
     }
   }
 
@@ -560,6 +561,7 @@ export class App implements Ctx, ProjectsCtx {
     const dialog = h('dialog', { class: 'embed-dialog', 'aria-labelledby': 'embed-title' },
       h('h2', { id: 'embed-title' }, t('embed.title')),
       h('p', null, t('embed.help')),
+      isLocalPage(location.href) ? h('p', { class: 'bad', id: 'embed-local', role: 'alert' }, t('share.local')) : null,
       h('label', { for: 'embed-snippet' }, t('embed.snippet')),
       area,
       h('div', { class: 'actions' },

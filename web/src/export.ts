@@ -118,11 +118,13 @@ function csvCell(v: string | number): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+// The cards that hold the job (the planner's fit), one row each: a card
+// that does not fit has no count, time or cost to list.
 export function toCsv(ctx: Ctx): string {
   const cur = ctx.state.currency;
   const head = ['gpu_id', 'gpu', 'memory_bytes', 'fit', 'count', 'wall_hours', 'wall_hours_low', 'wall_hours_high', 'gpu_hours', 'platform', 'billing', `run_cost_${cur}`];
   const lines = [head.join(',')];
-  for (const x of rows(ctx)) {
+  for (const x of rows(ctx).filter((r) => r.fit !== 'no')) {
     const g = x.gpu;
     lines.push([g.id, x.name, x.memoryBytes, x.fit, g.count, g.hours, g.hours_low ?? '', g.hours_high ?? '', g.hours * g.count,
       typeof g.platform === 'string' ? g.platform : '', typeof g.billing === 'string' ? g.billing : '', cashValue(ctx, x.cost, x.costCurrency)]

@@ -12,6 +12,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'share.copy': 'Copy share link',
   'share.copied': 'Copied to the clipboard.',
   'share.manual': 'Could not copy automatically; copy this link: {url}',
+  'share.local': 'Note: this page was opened from a file on your computer (file://), so its link and embed code work only on this computer. To share them, put the downloaded gpuplan.html on a web server first (GitHub Pages, your school\'s or lab\'s web space, an intranet server), open the page from there and copy the link.',
   'export.md': 'Export Markdown',
   'export.csv': 'Export CSV',
   'export.json': 'Export JSON',

@@ -10,6 +10,7 @@ export const zhCN = {
   'share.copy': '复制分享链接',
   'share.copied': '已复制到剪贴板。',
   'share.manual': '无法自动复制，请手动复制此链接：{url}',
+  'share.local': '注意：这个页面是从你电脑上的文件打开的（file://），链接和嵌入代码只在这台电脑上有效。要分享给别人，先把下载的 gpuplan.html 放到网上（例如 GitHub Pages、学校或实验室的网页空间，或内网服务器），再从那里打开页面复制链接。',
   'export.md': '导出 Markdown',
   'export.csv': '导出 CSV',
   'export.json': '导出 JSON',

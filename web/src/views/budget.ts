@@ -95,6 +95,8 @@ function shardingText(ctx: Ctx, sharding: string): string {
   return ctx.t(sharding === 'zero3' ? 'sharding.infer.split' : 'sharding.infer.copies');
 }
 
+const COLUMNS = ['budget.stage', 'budget.runs', 'platform.gpu', 'platform.name', 'budget.gpu_hours', 'budget.wall', 'budget.cost', 'memory.share'] as const;
+
 export function budgetView(ctx: Ctx): HTMLElement {
   const { t, lang, state } = ctx;
   const b = budgetOf(ctx);
@@ -121,21 +123,24 @@ export function budgetView(ctx: Ctx): HTMLElement {
     b.category ? h('p', null, t('budget.category'), ' ', h('strong', null, label(t, 'category', b.category))) : null,
     headline,
     b.feasible ? h('div', { class: 'chart' }, bar) : null,
+    // On a phone each stage is a block of "label: value" lines (styles.css): the
+    // explicit roles keep it a table for screen readers whatever its display.
     h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('budget.table') },
-      h('table', { class: 'budget' },
-        h('thead', null, h('tr', null, ['budget.stage', 'budget.runs', 'platform.gpu', 'platform.name', 'budget.gpu_hours', 'budget.wall', 'budget.cost', 'memory.share']
-          .map((k) => h('th', { scope: 'col' }, t(k as never))))),
-        h('tbody', null, b.stages.map((s) => {
+      h('table', { class: 'budget', role: 'table' },
+        h('thead', { role: 'rowgroup' }, h('tr', { role: 'row' }, COLUMNS.map((k) => h('th', { scope: 'col', role: 'columnheader' }, t(k))))),
+        h('tbody', { role: 'rowgroup' }, b.stages.map((s) => {
           const st = (plan?.stages ?? []).find((x) => x.stage === s.stage);
-          return h('tr', { 'data-stage': s.stage },
-            h('th', { scope: 'row', class: 'stage-name' }, label(t, 'stage', s.stage)),
-            h('td', null, num(lang, st?.runs)),
-            h('td', null, s.feasible ? `${gpuName(ctx, s.gpu)} ×${num(lang, s.count)}` : t('budget.infeasible')),
-            h('td', null, s.feasible && s.platform ? `${platformName(ctx, s.platform)} · ${label(t, 'billing', s.billing)}` : '—'),
-            h('td', { 'data-gpu-hours': '' }, s.feasible ? num(lang, s.gpuHours, 1) : '—'),
-            h('td', { 'data-wall-hours': '' }, s.feasible ? hours(lang, s.wallHours) : '—'),
-            h('td', null, s.feasible ? cash(ctx, s.cost, b.currency) : '—', s.feasible && s.platform ? dateOf(ctx, s) : null),
-            h('td', null, s.feasible ? percent(lang, s.share) : '—'));
+          const cell = (k: (typeof COLUMNS)[number], attrs: Record<string, string>, ...kids: (string | HTMLElement | null)[]): HTMLElement =>
+            h('td', { role: 'cell', 'data-label': t(k), ...attrs }, ...kids);
+          return h('tr', { 'data-stage': s.stage, role: 'row' },
+            h('th', { scope: 'row', class: 'stage-name', role: 'rowheader' }, label(t, 'stage', s.stage)),
+            cell('budget.runs', {}, num(lang, st?.runs)),
+            cell('platform.gpu', {}, s.feasible ? `${gpuName(ctx, s.gpu)} ×${num(lang, s.count)}` : t('budget.infeasible')),
+            cell('platform.name', {}, s.feasible && s.platform ? `${platformName(ctx, s.platform)} · ${label(t, 'billing', s.billing)}` : '—'),
+            cell('budget.gpu_hours', { 'data-gpu-hours': '' }, s.feasible ? num(lang, s.gpuHours, 1) : '—'),
+            cell('budget.wall', { 'data-wall-hours': '' }, s.feasible ? hours(lang, s.wallHours) : '—'),
+            cell('budget.cost', { 'data-cost': '' }, s.feasible ? cash(ctx, s.cost, b.currency) : '—', s.feasible && s.platform ? dateOf(ctx, s) : null),
+            cell('memory.share', {}, s.feasible ? percent(lang, s.share) : '—'));
         })))),
     h('p', { class: 'help' }, t('budget.columns.help')),
     fxNote(ctx, b.currency),
