@@ -54,7 +54,7 @@ TEST(PageView, EveryBudgetChangeCarriesThePatchItWasPricedOn) {
 }
 
 TEST(PageView, SuggestionsWhenNothingFitsCarryTheirPatch) {
-  const nlohmann::json request = nlohmann::json::parse(R"({"model": {"preset": "llama-3.1-70b"}, "workload": {"method": "full", "seq_len": 4096},
+  const nlohmann::json request = nlohmann::json::parse(R"({"model": {"preset": "llama-3.1-8b"}, "workload": {"method": "full", "seq_len": 4096},
     "data": {"samples": 1000, "epochs": 1}, "prefs": {"platforms": ["autodl"]}, "hardware": {"gpu": "rtx-4090", "count": 1},
     "stages": [{"stage": "formal", "runs": 1}]})");
   const nlohmann::json response = run(request);
