@@ -37,7 +37,7 @@ std::optional<GpuCost> cheapest_run(Evaluator& e, size_t gpu_index, const FitCho
 void add_plan_remedy(Diagnosis& d, const FitChoice& choice, const Gpu& g, const ModelSpec& model) {
   if (d.fits || choice.fit == Fit::no || choice.changes.empty()) return;
   Remedy r;
-  r.id = "plan_fit";
+  r.id = std::string(remedy_id::plan_fit);
   r.workload = choice.workload;
   r.gpu = g.id;
   r.gpu_name = g.name;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuplan/oom_doctor.h"
 #include "names.h"
 #include "planner_internal.h"
 
@@ -95,12 +96,12 @@ void Planner::nothing_fits(PlanResult& r) {
   if (w.mode == Mode::train && w.method == Method::full && q_.model.kind != ModelKind::cnn) {
     Request changed = q_;
     changed.workload.method = Method::lora;
-    suggest("lora", changed, {}, {{"workload.method", "\"lora\""}});
+    suggest(std::string(remedy_id::lora), changed, {}, {{"workload.method", "\"lora\""}});
   }
   if (w.mode == Mode::train && w.method != Method::qlora && q_.model.kind != ModelKind::cnn) {
     Request changed = q_;
     changed.workload.method = Method::qlora;
-    suggest("qlora", changed, {}, {{"workload.method", "\"qlora\""}});
+    suggest(std::string(remedy_id::qlora), changed, {}, {{"workload.method", "\"qlora\""}});
   }
   if (q_.model.kind != ModelKind::cnn && w.seq_len >= 256) {
     Request changed = q_;
