@@ -143,7 +143,7 @@ TEST(HostileInput, RunsCapSaysWhichStageAndWhatRunsCount) {
   EXPECT_EQ(en["code"], "out_of_range");
   EXPECT_EQ(en["path"], "stages[1].runs");
   // The stage in words, not its id (tests/js/messages_words.test.mjs).
-  EXPECT_EQ(en["message"], "stages[1].runs (the formal experiments stage's runs = seeds × hyper-parameter points × ablations) "
+  EXPECT_EQ(en["message"], "stages[1].runs (the Formal experiments stage's runs = seeds × hyper-parameter points × ablations) "
                            "must be between 0 and 100000, got 1000000000.0");
   nlohmann::json zh = error_of("{" + body);
   EXPECT_EQ(zh["path"], "stages[1].runs");

@@ -264,7 +264,7 @@ TEST(PlanBilling, WarningsNameTheStageInTheStudentsWords) {
     const nlohmann::json* w = warning(r, "nothing_fits");
     ASSERT_NE(w, nullptr) << r["warnings"].dump();
     const std::string text = (*w)["message"];
-    EXPECT_NE(text.find(std::string(locale) == "en" ? "formal experiments" : "正式实验阶段"), std::string::npos) << text;
+    EXPECT_NE(text.find(std::string(locale) == "en" ? "Formal experiments" : "正式实验阶段"), std::string::npos) << text;
     EXPECT_EQ(text.find("formal 阶段"), std::string::npos) << text;
   }
 }

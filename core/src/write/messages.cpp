@@ -180,9 +180,9 @@ constexpr Template kTemplates[] = {
     {"plan.warn.nothing_fits_anywhere", "{0}阶段没有可用的选项，放宽显卡、平台、范围和计费方式也不够：需要改变实验本身（LoRA / QLoRA、更短的序列或更小的模型）。",
      "Nothing holds the {0} stage, even without the pinned card, the platform list, the scope and the billing: the experiment itself must change (LoRA / QLoRA, a shorter sequence or a smaller model)."},
     // Stage names as the student reads them (the page's stage labels).
-    {"plan.stage.debug", "调试", "debug"},
-    {"plan.stage.formal", "正式实验", "formal experiments"},
-    {"plan.stage.revision", "返修", "revision"},
+    {"plan.stage.debug", "调试", "Debug"},
+    {"plan.stage.formal", "正式实验", "Formal experiments"},
+    {"plan.stage.revision", "返修", "Revision"},
     {"plan.constraint.hardware", "指定的显卡", "the card you named"},
     {"plan.constraint.platforms", "你选的平台列表", "the platforms you chose"},
     {"plan.constraint.scope", "只用国内平台", "domestic platforms only"},
