@@ -63,10 +63,13 @@ for (const L of LOCALES) {
   test(`the language switch changes the locale and nothing else (${L.locale})`, async () => {
     const { page, context } = await open(browser, { locale: L.locale });
     const before = (await sentJson(page, L)).request;
+    assert.equal(await page.isChecked('#scope-global'), false);
     await page.click('#lang-toggle');
     await page.waitForFunction((lang) => document.documentElement.lang !== lang, L.locale === 'zh-CN' ? 'zh-CN' : 'en');
     const other = LOCALES.find((x) => x !== L);
     const after = (await sentJson(page, other)).request;
+    // The overseas switch stays as it was: off (cn) in either language.
+    assert.equal(await page.isChecked('#scope-global'), false);
     assert.notEqual(after.locale, before.locale);
     assert.deepEqual({ ...after, locale: before.locale }, before);
     await context.close();
