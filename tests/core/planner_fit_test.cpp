@@ -439,7 +439,7 @@ TEST(PlannerFit, NothingFitsIsInfeasibleOverBudgetAndNamesTheConstraint) {
   EXPECT_FALSE(r["plan"]["feasible"].get<bool>());
   EXPECT_FALSE(r["plan"]["within_budget"].get<bool>());
   ASSERT_TRUE(has_warning(r, "nothing_fits")) << r["warnings"].dump();
-  EXPECT_NE(warning_text(r, "nothing_fits").find("pinned card"), std::string::npos) << warning_text(r, "nothing_fits");
+  EXPECT_NE(warning_text(r, "nothing_fits").find("the card you named"), std::string::npos) << warning_text(r, "nothing_fits");
   // A feasible plan says so.
   auto ok = run(lora_8b());
   EXPECT_TRUE(ok["plan"]["feasible"].get<bool>());

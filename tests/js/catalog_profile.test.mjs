@@ -99,7 +99,7 @@ test('both modules plan alike over every request', async () => {
 // Issue #14 item 6 and #17: the page's copy keeps the figures its plans quote
 // (the campus queue-priority tiers, the default electricity) without their
 // prose, and the budget view shows the queue advice as the core wrote it
-// (views/budget.ts lists plan.advice through withStageNames).
+// (views/budget.ts lists plan.advice as written).
 test('the page module quotes the campus queue tiers and the catalog electricity', async () => {
   assert.deepEqual({ ...page.electricity }, { per_kwh: full.electricity.per_kwh, currency: full.electricity.currency,
     as_of: full.electricity.as_of, confidence: full.electricity.confidence });
@@ -123,8 +123,6 @@ test('the page module quotes the campus queue tiers and the catalog electricity'
     const [low, normal, high] = ['low', 'typical', 'high'].map((k) => campus.reference_rates[0].per_gpu_hour[k]);
     assert.ok(advice.message.includes(`${low} / ${normal} / ${high} CNY`), advice.message);
     assert.equal(plan.rent_vs_buy.electricity_per_kwh, full.electricity.per_kwh);
-    // Shown as written: no stage word in it for the page to rename.
-    assert.equal(m['views/words'].withStageNames(fakeCtx(m, { lang }), advice.message), advice.message);
   }
 });
 

@@ -54,7 +54,7 @@ test('a share link round-trips; a broken one is reported, out-of-range values fa
   assert.equal(decodeHash(''), null);
   const clean = sanitize({ budget: -1, gpus: 1e9, stages: [{ stage: 'formal', seeds: 1e9, sweep: 3 }], mode: 'nope' });
   assert.equal(clean.budget, 3000);
-  assert.equal(clean.gpus, 1);
+  assert.equal(clean.gpus, 0); // the default: the planner chooses
   assert.equal(clean.mode, 'train');
   assert.equal(clean.stages[1].seeds, 3);
   assert.equal(clean.stages[1].sweep, 3);

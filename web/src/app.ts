@@ -1,7 +1,7 @@
 // The page controller: owns the state, calls the planner, renders the views,
 // keeps the share link in the URL hash and the user's quotes in storage.
 import { download, h, hold, idsFrom, live, morphInto } from './dom';
-import { iframeSnippet, isEmbed, reportHeight } from './embed';
+import { iframeSnippet, isEmbed, isLocalPage, reportHeight } from './embed';
 import { toCsv, toJson, toMarkdown } from './export';
 import { gib, hours, num } from './format';
 import { detectLang, translator, type Lang, type T } from './i18n';
@@ -28,8 +28,9 @@ import { stagesView, workloadView } from './views/inputs';
 import { memoryView } from './views/memory';
 import { platformsView } from './views/platforms';
 import { printView } from './views/print';
+import { refreshVerifyScript } from './views/calibrate';
 import { scenarioView } from './views/scenario';
-import { cash, catalogAge, gpuName, platformName, withStageNames } from './views/words';
+import { cash, catalogAge, gpuName, platformName } from './views/words';
 import { compareEntries, type CompareEntry } from './views/compare';
 import { projectsView, type ProjectsCtx } from './views/projects';
 
@@ -648,7 +649,7 @@ export class App implements Ctx, ProjectsCtx {
         this.error.path ? h('code', null, ` (${this.error.path})`) : null));
     }
     const warnings = this.response?.warnings ?? [];
-    if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, withStageNames(this, w.message)))));
+    if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, w.message))));
     // The OOM advice asks the planner again: on the first render after the
     // figure is on screen (a later task), after that in this task, so a
     // change lays out and paints once, not twice.
@@ -657,6 +658,7 @@ export class App implements Ctx, ProjectsCtx {
     if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
     morphInto(this.els.results, out);
     if (!figureOnly) this.renderSummary();
+    refreshVerifyScript(this);
     const name = document.getElementById('project-name');
     if (name) {
       name.textContent = this.state.title;
@@ -750,11 +752,12 @@ export class App implements Ctx, ProjectsCtx {
 
   private async copyLink(): Promise<void> {
     const url = location.href;
+    const local = isLocalPage(url) ? ` ${this.t('share.local')}` : '';
     try {
       await navigator.clipboard.writeText(url);
-      this.notify(this.t('share.copied'));
+      this.notify(this.t('share.copied') + local, local ? 'error' : 'info');
     } catch {
-      this.notify(this.t('share.manual', { url }));
+      this.notify(this.t('share.manual', { url }) + local, local ? 'error' : 'info');
     }
   }
 
@@ -765,6 +768,7 @@ export class App implements Ctx, ProjectsCtx {
     const dialog = h('dialog', { class: 'embed-dialog', 'aria-labelledby': 'embed-title' },
       h('h2', { id: 'embed-title' }, t('embed.title')),
       h('p', null, t('embed.help')),
+      isLocalPage(location.href) ? h('p', { class: 'bad', id: 'embed-local', role: 'alert' }, t('share.local')) : null,
       h('label', { for: 'embed-snippet' }, t('embed.snippet')),
       area,
       h('div', { class: 'actions' },

@@ -1,9 +1,9 @@
 // "Apply": a change the planner or the OOM doctor proposes, as a change to
-// the form. The OOM doctor's remedies carry an RFC 7396 patch of the request
-// (docs/oom-doctor.md); the plan's over-budget changes a code (docs/api.md,
-// `plan.changes[]`), optionally a patch; a stage's `workload_changes` name
+// the form. Both carry an RFC 7396 patch of the request (docs/oom-doctor.md;
+// docs/api.md, `plan.changes[].patch`); a stage's `workload_changes` name
 // request fields. Each becomes a patch of the page's State, or null when the
-// form has no control for it (then no button is offered).
+// form has no control for it (then no button is offered). The page decides
+// no change of its own: what it applies is what the planner priced.
 import type { State, StageState } from './state';
 
 type Obj = Record<string, unknown>;
@@ -62,8 +62,9 @@ export function requestPatch(s: State, patch: unknown): Partial<State> | null {
     out.target_gpu = hw.gpu;
     if (s.hardware) out.hardware = hw.gpu;
   }
-  if (typeof hw.count === 'number') out.gpus = hw.count;
-  if ((out.gpus ?? s.gpus) > 1 && (out.sharding ?? s.sharding) === 'none') out.sharding = 'ddp';
+  // The doctor diagnoses one card when the count is the planner's (views/memory.ts):
+  // a remedy on that one card leaves the count to the planner.
+  if (typeof hw.count === 'number' && !(s.gpus === 0 && hw.count === 1)) out.gpus = hw.count;
   const prefs = obj(p.prefs);
   if (typeof prefs.billing === 'string') out.billing = prefs.billing as State['billing'];
   // Nothing the form would change: no button.
@@ -71,26 +72,38 @@ export function requestPatch(s: State, patch: unknown): Partial<State> | null {
   return changed.length ? Object.fromEntries(changed) as Partial<State> : null;
 }
 
-// Half the runs (the planner's `fewer-runs`): the largest of each stage's
-// factors halved, rounded up, in the formal and revision stages.
-function halveRuns(stages: StageState[]): StageState[] {
-  return stages.map((st) => {
-    if (st.stage === 'debug' || !st.on) return st;
-    const keys = (['seeds', 'sweep', 'ablations'] as const).filter((k) => st[k] > 1).sort((a, b) => st[b] - st[a]);
-    return keys.length ? { ...st, [keys[0]]: Math.ceil(st[keys[0]] / 2) } : st;
-  });
+// The runs the patch gives a stage, in the form's terms (seeds × sweep ×
+// ablations): the student's own factors where one of them alone can carry
+// the new count, else the count as seeds. A change of representation only:
+// the count is the planner's.
+function withRuns(st: StageState, runs: number): StageState {
+  const keys = ['seeds', 'sweep', 'ablations'] as const;
+  if (st.seeds * st.sweep * st.ablations === runs) return st;
+  for (const k of [...keys].reverse()) {
+    const rest = keys.filter((x) => x !== k).reduce((p, x) => p * st[x], 1);
+    if (rest > 0 && runs % rest === 0) return { ...st, [k]: runs / rest };
+  }
+  return { ...st, seeds: runs, sweep: 1, ablations: 1 };
 }
 
+// A change the planner proposes (plan.changes[]): its merge patch on the
+// request, as far as the form holds it; the request's stages (what runs
+// each sent stage has) become the form's stages. No patch (a campus centre
+// whose rate is not given): no button.
 export function changePatch(s: State, change: { code: string; patch?: unknown }): Partial<State> | null {
-  if (change.patch) return requestPatch(s, change.patch);
-  switch (change.code) {
-    case 'qlora': return s.method === 'qlora' ? null : { method: 'qlora' };
-    case 'grad-accumulation': return s.micro_batch === 1 ? null : { micro_batch: 1 };
-    case 'spot': return s.billing === 'spot' ? null : { billing: 'spot' };
-    case 'fewer-runs': {
-      const stages = halveRuns(s.stages);
-      return same(stages, s.stages) ? null : { stages };
-    }
-    default: return null; // campus: the user's own rate is needed first
+  const p = obj(change.patch);
+  if (!change.patch) return null;
+  const out: Partial<State> = requestPatch(s, p) ?? {};
+  const prefs = obj(p.prefs);
+  if (Array.isArray(prefs.platforms) && prefs.platforms.every((x) => typeof x === 'string')) out.platforms = prefs.platforms as string[];
+  if (Array.isArray(p.stages)) {
+    const sent = p.stages.map(obj);
+    const stages = s.stages.map((st) => {
+      const found = sent.find((x) => x.stage === st.stage);
+      return found && typeof found.runs === 'number' && st.on ? withRuns(st, found.runs) : st;
+    });
+    if (!same(stages, s.stages)) out.stages = stages;
   }
+  const changed = Object.entries(out).filter(([k, v]) => !same((s as unknown as Obj)[k], v));
+  return changed.length ? Object.fromEntries(changed) as Partial<State> : null;
 }

@@ -4,6 +4,7 @@
 // and the page only shows them.
 import { LIMITS } from './limits';
 import type { State } from './state';
+import type { CatalogGpu } from './types';
 
 const GIB = 2 ** 30;
 
@@ -37,4 +38,14 @@ export function calibrationOutOfRange(r: { micro_batch: number; peak_memory_byte
   const v = isCnn ? r.samples_per_s : r.tokens_per_s;
   if (v !== undefined && Number.isFinite(v) && !(v >= rate.min && v <= rate.max)) return { field: 'rate', value: v, min: rate.min, max: rate.max };
   return null;
+}
+
+// The catalog card a measured device name is (catalog/gpus.json
+// device_names, the names nvidia-smi and torch.cuda.get_device_name()
+// print): compared without case or runs of spaces, never guessed from a
+// part of the name. undefined: a card the catalog does not know.
+export function gpuByDeviceName(gpus: readonly CatalogGpu[], device: string): CatalogGpu | undefined {
+  const norm = (x: string): string => x.trim().replace(/\s+/g, ' ').toLowerCase();
+  const d = norm(device);
+  return d ? gpus.find((g) => (g.device_names ?? []).some((n) => norm(n) === d)) : undefined;
 }

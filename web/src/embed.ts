@@ -25,6 +25,12 @@ export function reportHeight(): void {
   send();
 }
 
+// A page opened from a file (file://): its links and embed codes point at
+// this computer's disk and open nowhere else.
+export function isLocalPage(url: string): boolean {
+  return /^file:/i.test(url);
+}
+
 export function iframeSnippet(pageUrl: string, hash: string): string {
   const src = `${pageUrl.split('#')[0].split('?')[0]}?embed=1${hash}`;
   return [

@@ -9,7 +9,7 @@ import { stageRuns } from './state';
 import type { Ctx } from './views/context';
 import { budgetOf } from './views/budget';
 import { rangeText, rows } from './views/gpus';
-import { cash, cashValue, catalogAge, gpuName, platformName, withStageNames } from './views/words';
+import { cash, cashValue, catalogAge, gpuName, platformName } from './views/words';
 
 // Markdown table cells: user text must not break the table or become links.
 function md(text: string): string {
@@ -34,7 +34,7 @@ export function inputLines(ctx: Ctx): [string, string][] {
       [t('seq_len'), num(lang, state.seq_len)],
       [t('samples'), num(lang, state.samples)]);
     if (state.mode === 'train') out.push([t('epochs'), num(lang, state.epochs)]);
-    out.push([t('gpus'), `${num(lang, state.gpus)} · ${label(t, 'sharding', state.sharding)}`]);
+    out.push([t('gpus'), `${state.gpus > 0 ? num(lang, state.gpus) : t('planner_chooses')} · ${state.sharding ? label(t, 'sharding', state.sharding) : t('planner_chooses')}`]);
   }
   for (const st of state.stages) {
     out.push([label(t, 'stage', st.stage), st.on
@@ -101,7 +101,7 @@ export function toMarkdown(ctx: Ctx, version: string, now = new Date()): string 
   const warnings = r?.warnings ?? [];
   if (warnings.length) {
     lines.push(`## ${t('export.warnings')}`, '');
-    for (const w of warnings) lines.push(`- ${md(withStageNames(ctx, w.message))}`);
+    for (const w of warnings) lines.push(`- ${md(w.message)}`);
     lines.push('');
   }
   lines.push(`## ${t('export.assumptions')}`, '');
@@ -118,11 +118,13 @@ function csvCell(v: string | number): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+// The cards that hold the job (the planner's fit), one row each: a card
+// that does not fit has no count, time or cost to list.
 export function toCsv(ctx: Ctx): string {
   const cur = ctx.state.currency;
   const head = ['gpu_id', 'gpu', 'memory_bytes', 'fit', 'count', 'wall_hours', 'wall_hours_low', 'wall_hours_high', 'gpu_hours', 'platform', 'billing', `run_cost_${cur}`];
   const lines = [head.join(',')];
-  for (const x of rows(ctx)) {
+  for (const x of rows(ctx).filter((r) => r.fit !== 'no')) {
     const g = x.gpu;
     lines.push([g.id, x.name, x.memoryBytes, x.fit, g.count, g.hours, g.hours_low ?? '', g.hours_high ?? '', g.hours * g.count,
       typeof g.platform === 'string' ? g.platform : '', typeof g.billing === 'string' ? g.billing : '', cashValue(ctx, x.cost, x.costCurrency)]

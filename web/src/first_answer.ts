@@ -25,7 +25,8 @@ import type { Catalog, Planner } from './types';
 export function figureQuestion(request: Request, gpus: Catalog['gpus'], count: number): string {
   const biggest = [...gpus].sort((a, b) => b.memory_bytes - a.memory_bytes)[0];
   const { stages: _s, budget: _b, prefs: _p, prices: _q, ...rest } = request;
-  return JSON.stringify({ ...rest, hardware: { gpu: biggest?.id, count } });
+  // count 0: the form leaves the count to the planner; the figure is one card's.
+  return JSON.stringify({ ...rest, hardware: { gpu: biggest?.id, count: count > 0 ? count : 1 } });
 }
 
 // What the page shows from the first answer, until the full plan comes

@@ -14,6 +14,8 @@ export interface Dimensions {
   kind: 'decoder' | 'encoder' | 'encoder-decoder';
   params: number; layers: number; hidden: number; heads: number; kv_heads: number; ffn: number; vocab: number;
   gated_mlp: boolean; tied_embeddings: boolean; experts: number; experts_per_token: number;
+  // The config's head_dim when it says one (Qwen3: 128 on hidden 2560 with 32 heads), else 0 (hidden / heads).
+  head_dim: number;
   model_type: string;
 }
 
@@ -81,7 +83,8 @@ export function parseHfConfig(text: string): ParseResult {
   const kind = ENCODER_DECODERS.includes(modelType) ? 'encoder-decoder' : ENCODERS.includes(modelType) ? 'encoder' : 'decoder';
   // transformers defaults tie_word_embeddings to true; Llama-family configs say false.
   const tied = typeof o.tie_word_embeddings === 'boolean' ? o.tie_word_embeddings : kind !== 'decoder' || !gated;
-  const headDim = pick(o, ['head_dim']) ?? hidden / heads;
+  const givenHeadDim = pick(o, ['head_dim']);
+  const headDim = givenHeadDim ?? hidden / heads;
   const kvDim = headDim * kvHeads;
   const attention = hidden * heads * headDim * 2 + 2 * hidden * kvDim;
   const mlp = (gated ? 3 : 2) * hidden * ffn * experts + (experts > 1 ? hidden * experts : 0);
@@ -98,7 +101,8 @@ export function parseHfConfig(text: string): ParseResult {
     hidden;
   const dims: Dimensions = {
     kind, params: Math.round(params), layers, hidden, heads, kv_heads: kvHeads, ffn, vocab,
-    gated_mlp: gated, tied_embeddings: tied, experts, experts_per_token: perToken, model_type: modelType,
+    gated_mlp: gated, tied_embeddings: tied, experts, experts_per_token: perToken,
+    head_dim: givenHeadDim !== undefined && Number.isInteger(givenHeadDim) && givenHeadDim !== hidden / heads ? givenHeadDim : 0, model_type: modelType,
   };
   return outOfRange(dims) ?? { ok: true, dims };
 }

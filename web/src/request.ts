@@ -1,5 +1,7 @@
-// State -> planner request (contract v1, docs/api.md). Only fields the user
-// can change are sent; the planner fills every other default itself.
+// State -> planner request (contract v1.2, docs/api.md). The request is the
+// student's: a field the form leaves at "the planner chooses" (card count,
+// sharding, scope) is left out, so the planner's defaults and choices apply;
+// the page's language is `locale` and nothing else.
 import type { CatalogModel } from './types';
 import type { Lang } from './i18n';
 import type { Quote } from './prices';
@@ -9,11 +11,10 @@ import { stackOf } from './stack';
 
 export type Request = Record<string, unknown>;
 
-export function defaultScope(lang: Lang): 'cn' | 'global' {
-  return lang === 'zh-CN' ? 'cn' : 'global';
-}
-export function effectiveScope(s: State, lang: Lang): 'cn' | 'global' {
-  return s.scope || defaultScope(lang);
+// prefs.scope when the student has not set it: `cn` in every locale (contract v1.2).
+export const DEFAULT_SCOPE = 'cn';
+export function effectiveScope(s: State, _lang?: Lang): 'cn' | 'global' {
+  return s.scope || DEFAULT_SCOPE;
 }
 
 // Whether a preset is sized by its image rather than a sequence: a CNN, or a
@@ -33,6 +34,7 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], preset?: Pick<C
           heads: s.custom.heads, kv_heads: s.custom.kv_heads, ffn: s.custom.ffn, vocab: s.custom.vocab,
           gated_mlp: s.custom.gated_mlp, tied_embeddings: s.custom.tied_embeddings,
           ...(s.custom.experts > 1 ? { experts: s.custom.experts, experts_per_token: s.custom.experts_per_token } : {}),
+          ...(s.custom.head_dim > 0 ? { head_dim: s.custom.head_dim } : {}),
         };
   const isCnn = s.source === 'custom' ? s.custom.kind === 'cnn' : sizedByImage(preset);
   const workload: Record<string, unknown> = {
@@ -40,9 +42,11 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], preset?: Pick<C
     precision: s.precision,
     micro_batch: s.micro_batch,
     flash_attention: s.flash_attention,
-    gpus: s.gpus,
-    sharding: s.gpus > 1 && s.sharding === 'none' ? 'ddp' : s.gpus === 1 ? 'none' : s.sharding,
   };
+  // Left out unless the student set them: the planner chooses (and applies
+  // its own rules, such as several cards with no sharding named running DDP).
+  if (s.gpus > 0) workload.gpus = s.gpus;
+  if (s.sharding) workload.sharding = s.sharding;
   if (s.seq_len > 0 && !isCnn) workload.seq_len = s.seq_len;
   if (stackOf(s.framework) !== 'eager') workload.stack = stackOf(s.framework);
   if (isCnn || s.image_size !== 224) workload.image_size = s.image_size;
@@ -74,7 +78,7 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], preset?: Pick<C
   // 1 included), so that an exported request reads as the one the student chose.
   const isVlm = (s.source === 'custom' ? s.custom.kind : preset?.kind) === 'vlm';
   if ((isVlm || s.images_per_sample !== 1) && s.mode !== 'science') workload.images_per_sample = s.images_per_sample;
-  if (s.hardware && s.mode !== 'science') req.hardware = { gpu: s.hardware, count: s.gpus };
+  if (s.hardware && s.mode !== 'science') req.hardware = s.gpus > 0 ? { gpu: s.hardware, count: s.gpus } : { gpu: s.hardware };
   // A paper's run (docs/api.md, baseline.wall_hours): the core prices every option from it.
   if (s.paper.on && s.mode === 'train') req.baseline = { gpu: s.paper.gpu, count: s.paper.count, wall_hours: s.paper.hours };
   if (s.samples > 0 && s.mode !== 'science') req.data = { samples: s.samples, epochs: s.mode === 'train' ? s.epochs : 1 };
@@ -89,10 +93,8 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], preset?: Pick<C
   if (s.billing) prefs.billing = s.billing;
   if (s.platforms.length) prefs.platforms = s.platforms;
   if (s.deadline_days > 0) prefs.deadline_days = s.deadline_days;
-  // contract v1.1: cn by default under zh-CN, global otherwise; sent only
-  // when the student's switch says otherwise.
-  const scope = effectiveScope(s, lang);
-  if (scope !== defaultScope(lang)) prefs.scope = scope;
+  // Sent once the student has used the switch, whatever the page's language.
+  if (s.scope) prefs.scope = s.scope;
   if (Object.keys(prefs).length) req.prefs = prefs;
   if (quotes.length) {
     req.prices = quotes.map((q) => ({

@@ -35,8 +35,9 @@ export function scenarioState(current: State, sc: CatalogScenario): State {
     lora_rank: lora.rank ?? base.lora_rank,
     lora_targets: lora.targets ?? base.lora_targets,
     kv_cache_bits: w.kv_cache_bits ?? base.kv_cache_bits,
-    gpus: w.gpus ?? 1,
-    sharding: 'none',
+    // The planner chooses what the scenario does not name.
+    gpus: w.gpus ?? 0,
+    sharding: w.sharding ?? '',
     cpu_offload: false,
     objective: w.objective ?? base.objective,
     rl_group_size: obj(w.rl).group_size ?? (w.objective === 'ppo' ? 1 : base.rl_group_size),

@@ -22,6 +22,13 @@ export const TRAIN_PRECISIONS = PRECISION_TRAIN;
 export const INFER_PRECISIONS = PRECISION_INFER;
 export const OPTIMIZERS = OPTIMIZER;
 export const SHARDINGS = SHARDING;
+// '' (and gpus 0): the student has not chosen, so the request leaves the field
+// out and the planner chooses (contract v1.2).
+export const SHARDING_CHOICES = ['', ...SHARDING] as const;
+// The form's version inside the state. Forms of version 1 (every link and
+// saved form before the planner chose the card count) carried gpus 1 and
+// sharding none whether or not the student set them: migrate() below.
+export const FORM_VERSION = 2;
 export { LORA_TARGETS };
 // A vision-language model needs its tower's dimensions, which the custom form does not ask for.
 export const KINDS = MODEL_KIND.filter((k) => k !== 'vlm') as readonly Exclude<(typeof MODEL_KIND)[number], 'vlm'>[];
@@ -44,6 +51,7 @@ export interface StageState {
 }
 
 export interface State {
+  form: number; // FORM_VERSION of the page that wrote it
   title: string;
   lang: '' | 'zh-CN' | 'en';
   source: 'preset' | 'custom';
@@ -52,6 +60,7 @@ export interface State {
     kind: (typeof KINDS)[number];
     params: number; layers: number; hidden: number; heads: number; kv_heads: number; ffn: number; vocab: number;
     gated_mlp: boolean; tied_embeddings: boolean; experts: number; experts_per_token: number;
+    head_dim: number; // 0: hidden / heads
   };
   scenario: string; // catalog().scenarios[].id the form started from; '' = custom
   mode: (typeof MODES)[number];
@@ -70,8 +79,8 @@ export interface State {
   lora_rank: number;
   lora_targets: (typeof LORA_TARGETS)[number];
   kv_cache_bits: number;
-  gpus: number;
-  sharding: (typeof SHARDINGS)[number];
+  gpus: number; // 0: the planner chooses (workload.gpus left out)
+  sharding: (typeof SHARDING_CHOICES)[number]; // '': the planner chooses
   cpu_offload: boolean;
   hardware: string; // '' evaluates every GPU
   samples: number;
@@ -102,13 +111,14 @@ export interface State {
 
 export function defaultState(): State {
   return {
+    form: FORM_VERSION,
     title: '',
     lang: '',
     source: 'preset',
     preset: 'llama-3.1-8b',
     custom: {
       kind: 'decoder', params: 7.0e9, layers: 32, hidden: 4096, heads: 32, kv_heads: 32, ffn: 11008, vocab: 32000,
-      gated_mlp: true, tied_embeddings: false, experts: 1, experts_per_token: 1,
+      gated_mlp: true, tied_embeddings: false, experts: 1, experts_per_token: 1, head_dim: 0,
     },
     scenario: '',
     mode: 'train',
@@ -124,8 +134,8 @@ export function defaultState(): State {
     lora_rank: 16,
     lora_targets: 'all-linear',
     kv_cache_bits: 16,
-    gpus: 1,
-    sharding: 'none',
+    gpus: 0,
+    sharding: '',
     cpu_offload: false,
     hardware: '',
     samples: 20000,
@@ -186,7 +196,8 @@ const NUMBERS: Record<string, Spec> = {
   image_size: LIMITS['workload.image_size'],
   lora_rank: LIMITS['workload.lora.rank'],
   kv_cache_bits: { min: 4, max: 32, int: true },
-  gpus: LIMITS['workload.gpus'],
+  // 0: not set, the planner chooses (the request leaves it out).
+  gpus: { ...LIMITS['workload.gpus'], min: 0 },
   samples: LIMITS['data.samples'],
   epochs: LIMITS['data.epochs'],
   budget: LIMITS['budget.amount'],
@@ -195,9 +206,13 @@ const NUMBERS: Record<string, Spec> = {
   rl_completion_len: { min: 1, max: 1 << 20, int: true },
   images_per_sample: { min: 0, max: 4096, int: true },
 };
-// The core's limits (web/src/limits.ts, generated from core/include/gpuplan/limits.h).
-const CUSTOM_NUMBERS: Record<string, Spec> = Object.fromEntries(
-  ['params', 'layers', 'hidden', 'heads', 'kv_heads', 'ffn', 'vocab', 'experts', 'experts_per_token'].map((k) => [k, LIMITS[`model.${k}` as keyof typeof LIMITS]]));
+// The core's limits (web/src/limits.ts, generated from core/include/gpuplan/limits.h);
+// head_dim 0: not given, hidden / heads.
+const CUSTOM_NUMBERS: Record<string, Spec> = {
+  ...Object.fromEntries(['params', 'layers', 'hidden', 'heads', 'kv_heads', 'ffn', 'vocab', 'experts', 'experts_per_token']
+    .map((k) => [k, LIMITS[`model.${k}` as keyof typeof LIMITS]])),
+  head_dim: { ...LIMITS['model.head_dim'], min: 0 },
+};
 const SCIENCE_NUMBERS: Record<string, Spec> = {
   count: LIMITS['science.baseline.count'],
   rate: LIMITS['science.baseline.rate'],
@@ -267,7 +282,9 @@ export function sanitize(input: unknown): State {
   s.flash_attention = bool(o.flash_attention, d.flash_attention);
   s.cpu_offload = bool(o.cpu_offload, d.cpu_offload);
   s.lora_targets = oneOf(o.lora_targets, LORA_TARGETS, d.lora_targets);
-  s.sharding = oneOf(o.sharding, SHARDINGS, d.sharding);
+  s.sharding = oneOf(o.sharding, SHARDING_CHOICES, d.sharding);
+  migrate(o, s);
+  s.form = FORM_VERSION;
   s.hardware = id(o.hardware, d.hardware, true);
   s.budget_currency = oneOf(o.budget_currency, CURRENCIES, d.budget_currency);
   s.currency = oneOf(o.currency, CURRENCIES, d.currency);
@@ -298,6 +315,20 @@ export function sanitize(input: unknown): State {
     return st;
   });
   return s;
+}
+
+// A form of version 1 (no `form` field) always held gpus 1 and sharding none
+// unless the student changed them: the old page's defaults, which it sent as
+// if the student had pinned one card and no sharding. Each of the two is
+// read as "not chosen" when it holds the old default, so an old link plans as
+// the student asked; any other count or sharding was set by hand and is kept.
+// (A student who set exactly 1 or none by hand cannot be told from one who
+// did not: the planner then chooses, and tries one card among the others.)
+function migrate(o: Record<string, unknown>, s: State): void {
+  const version = typeof o.form === 'number' ? o.form : 1;
+  if (version >= 2) return;
+  if (s.gpus === 1) s.gpus = 0;
+  if (s.sharding === 'none') s.sharding = '';
 }
 
 // --- share link: the state in the URL hash ---------------------------------

@@ -10,6 +10,7 @@ export type Localized = string | { zh?: string; en?: string };
 export interface CatalogGpu {
   id: string; name: string; memory_bytes: number;
   arch?: string; segment?: string; launch_year?: number; sources?: string[];
+  device_names?: string[]; // as nvidia-smi prints them (catalog/gpus.json)
 }
 export interface CatalogOffer {
   gpu: string; billing: string; per_gpu_hour?: Partial<Range3> | null; currency: string;
@@ -54,6 +55,8 @@ export interface GpuRow {
   // cheapest in-scope offer (with its platform and billing).
   fit?: 'comfortable' | 'tight' | 'no'; cost?: number; platform?: string; billing?: string;
   currency?: string; price_per_gpu_hour?: number; price_as_of?: string;
+  // contract v1.2: seed 004's coefficient on the row's offer price (plan currency), and on the FP32 peak as the seed computes it.
+  cost_effectiveness?: number; cost_effectiveness_fp32?: number;
   // docs/science.md: rate is in the baseline's unit (0 when the unit is hours).
   science?: { speedup?: number; rate?: number; fp64_ratio?: number; fp64_starved?: boolean };
   [k: string]: unknown;

@@ -115,34 +115,31 @@ const OPTIMIZERS: Record<string, string> = {
   adafactor: 'Adafactor(params, lr=1e-5, scale_parameter=False, relative_step=False)',
 };
 
-// The whole script for `request` (docs/api.md), or a two-line script saying
-// why none is generated (a CNN, a diffusion network, science mode).
-export function verifyScript(request: Obj, presets: readonly CatalogModel[]): string {
+// The card the plan rents for the stage the script stands for (its GPU's
+// name, count and platform), said at the top of the script.
+export interface Rented { gpu: string; count: number; platform: string }
+
+// Everything the script's steps read, from the request: the configuration
+// as the memory model assumes it (docs/memory-model.md).
+interface Setup {
+  d: Dims; arch: NonNullable<ReturnType<typeof architecture>>; w: Obj;
+  train: boolean; method: string; precision: string; batch: number; seq: number; accumulation: number;
+  rank: number; targets: string; adapters: boolean; weightDtype: string; autocast: string; quant: string; usesBnb: boolean;
+}
+
+function setup(request: Obj, presets: readonly CatalogModel[]): Setup | null {
   const w = obj(request.workload);
   const model = obj(request.model);
-  const preset = presets.find((m) => m.id === model.preset);
-  const d = dims(model, preset);
+  const d = dims(model, presets.find((m) => m.id === model.preset));
   const arch = d ? architecture(d) : null;
   const mode = str(w.mode, 'train');
-  if (!d || !arch || mode === 'science') {
-    return [
-      '# gpuplan: no verify script for this model kind (it covers transformer decoders and encoders).',
-      'print("measure with your own training script: peak memory from nvidia-smi, samples/s from its log")',
-      '',
-    ].join('\n');
-  }
+  if (!d || !arch || mode === 'science') return null;
   const train = mode === 'train';
   const method = str(w.method, 'full');
   const precision = str(w.precision, train ? 'bf16-mixed' : 'bf16');
-  const batch = int(w.micro_batch, 1);
-  const seq = int(w.seq_len, d.kind === 'decoder' ? 2048 : 512);
-  const accumulation = Math.max(1, int(w.grad_accumulation, 1));
   const lora = obj(w.lora);
-  const rank = int(lora.rank, 8);
-  const targets = arch.targets[str(lora.targets, 'qv')] ?? arch.targets.qv;
   const adapters = train && method !== 'full';
   const qlora = train && method === 'qlora';
-  // Weights and autocast as the memory model assumes them (docs/memory-model.md).
   const halfBase = adapters || precision === 'bf16-true' || !train;
   const weightDtype = precision === 'fp32' ? 'torch.float32'
     : precision.startsWith('fp16') || precision === 'fp16' ? (halfBase ? 'torch.float16' : 'torch.float32')
@@ -153,29 +150,45 @@ export function verifyScript(request: Obj, presets: readonly CatalogModel[]): st
     ? 'BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=' +
       (qlora ? 'True' : 'False') + ', bnb_4bit_compute_dtype=torch.bfloat16)'
     : precision === 'int8' ? 'BitsAndBytesConfig(load_in_8bit=True)' : '';
-  const usesBnb = quant !== '' || (train && str(w.optimizer, 'adamw') === 'adamw-8bit');
-  const imports = [
-    'import json, tempfile, time',
-    'import torch',
-    `from transformers import ${arch.config.split('(')[0]}, ${arch.auto}${quant ? ', BitsAndBytesConfig' : ''}`,
-  ];
-  if (adapters) imports.push('from peft import LoraConfig, get_peft_model');
-  if (usesBnb) imports.push('import bitsandbytes as bnb');
-  if (train && str(w.optimizer, 'adamw') === 'adafactor') imports.push('from transformers.optimization import Adafactor');
+  return {
+    d, arch, w, train, method, precision, adapters, weightDtype, autocast, quant,
+    batch: int(w.micro_batch, 1), seq: int(w.seq_len, d.kind === 'decoder' ? 2048 : 512),
+    accumulation: Math.max(1, int(w.grad_accumulation, 1)), rank: int(lora.rank, 8),
+    targets: arch.targets[str(lora.targets, 'qv')] ?? arch.targets.qv,
+    usesBnb: quant !== '' || (train && str(w.optimizer, 'adamw') === 'adamw-8bit'),
+  };
+}
+
+// What the script is, where to run it, and its imports.
+function header(s: Setup, rented: Rented | undefined): string[] {
+  const { d, arch, w, train, method, precision, batch, seq, quant, usesBnb } = s;
   const gpus = int(w.gpus, 1);
   const stack = str(w.stack, 'eager');
-  const lines: string[] = [
+  const imports = ['import json, tempfile, time', 'import torch',
+    `from transformers import ${arch.config.split('(')[0]}, ${arch.auto}${quant ? ', BitsAndBytesConfig' : ''}`];
+  if (s.adapters) imports.push('from peft import LoraConfig, get_peft_model');
+  if (usesBnb) imports.push('import bitsandbytes as bnb');
+  if (train && str(w.optimizer, 'adamw') === 'adafactor') imports.push('from transformers.optimization import Adafactor');
+  return [
     `# gpuplan verify script: ${train ? 'a few training steps' : 'one generation batch'} of this request's configuration`,
     `# (${d.name}, ${train ? method : 'inference'}, ${precision}, micro-batch ${batch}, sequence ${seq}) with random weights`,
-    '# built from the model dimensions: nothing is downloaded. Run it on the card you rent:',
+    '# built from the model dimensions: nothing is downloaded.',
+    rented ? `# Run it on the card the plan rents: ${rented.gpu} ×${rented.count}${rented.platform ? ` (${rented.platform})` : ''}.` : '# Run it on the card you rent.',
     '#   pip install torch transformers peft' + (usesBnb ? ' bitsandbytes' : '') + '   then   python verify.py',
     '# Paste its last line (GPUPLAN_RESULT ...) into the page: every option is re-anchored on it.',
-    gpus > 1 ? `# The request spans ${gpus} GPUs; this script measures one of them at the per-GPU batch.` : '',
+    gpus > 1 || (rented?.count ?? 1) > 1 ? `# The run spans ${Math.max(gpus, rented?.count ?? 1)} GPUs; this script measures one of them at the per-GPU batch.` : '',
     stack !== 'eager' ? `# The request names the ${stack} stack; this script measures plain PyTorch + transformers (eager).` : '',
     precision === 'int4' ? '# int4 (GPTQ / AWQ) needs a calibrated checkpoint; this script loads bitsandbytes NF4, about the same bytes.' : '',
     ...imports,
     '',
-    `BATCH, SEQ, WARMUP, STEPS, ACCUMULATION = ${batch}, ${seq}, 2, ${train ? 6 : 1}, ${accumulation}`,
+  ];
+}
+
+// The model on the card, with random weights (quantized through a local save).
+function modelLines(s: Setup): string[] {
+  const { arch, w, quant } = s;
+  const lines = [
+    `BATCH, SEQ, WARMUP, STEPS, ACCUMULATION = ${s.batch}, ${s.seq}, 2, ${s.train ? 6 : 1}, ${s.accumulation}`,
     'torch.manual_seed(0)',
     'torch.backends.cuda.matmul.allow_tf32 = True',
     'torch.backends.cudnn.allow_tf32 = True',
@@ -193,67 +206,95 @@ export function verifyScript(request: Obj, presets: readonly CatalogModel[]): st
       `    model = ${arch.auto}.from_pretrained(folder, quantization_config=${quant}, torch_dtype=torch.bfloat16, device_map={"": 0})`,
     );
   } else {
-    lines.push(`model = ${arch.auto}.from_config(config, torch_dtype=${weightDtype}).cuda()`);
+    lines.push(`model = ${arch.auto}.from_config(config, torch_dtype=${s.weightDtype}).cuda()`);
   }
-  if (train) {
-    if (w.grad_checkpointing === true) {
-      lines.push('model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})');
-      if (adapters) lines.push('model.enable_input_require_grads()');
-    }
-    if (adapters) {
-      lines.push(`model = get_peft_model(model, LoraConfig(r=${rank}, lora_alpha=${2 * rank}, lora_dropout=0.0, target_modules=${targets}))`);
-    }
-    lines.push(
-      'params = [p for p in model.parameters() if p.requires_grad]',
-      `optimizer = ${OPTIMIZERS[str(w.optimizer, 'adamw')] ?? OPTIMIZERS.adamw}`,
-      `scaler = torch.amp.GradScaler("cuda", enabled=${autocast === 'torch.float16' ? 'True' : 'False'})`,
-      `ids = torch.randint(0, config.vocab_size, (BATCH, SEQ), device="cuda")`,
-      d.kind === 'encoder' ? 'labels = torch.zeros(BATCH, dtype=torch.long, device="cuda")' : 'labels = ids',
-      '',
-      'def step():',
-      '    for _ in range(ACCUMULATION):',
-      `        with torch.autocast("cuda", dtype=${autocast === 'None' ? 'torch.bfloat16' : autocast}, enabled=${autocast === 'None' ? 'False' : 'True'}):`,
-      '            loss = model(input_ids=ids, labels=labels).loss / ACCUMULATION',
-      '        scaler.scale(loss).backward()',
-      '    scaler.step(optimizer)',
-      '    scaler.update()',
-      '    optimizer.zero_grad(set_to_none=True)',
-      '',
-      'for _ in range(WARMUP):',
-      '    step()',
-      'torch.cuda.synchronize()',
-      'start = time.perf_counter()',
-      'for _ in range(STEPS):',
-      '    step()',
-      'torch.cuda.synchronize()',
-      'seconds = (time.perf_counter() - start) / (STEPS * ACCUMULATION)  # per micro-batch',
-      'tokens = BATCH * SEQ',
-    );
-  } else {
-    const prompt = Math.max(1, Math.floor(seq / 2));
-    lines.push(
-      'model.eval()',
-      `ids = torch.randint(0, config.vocab_size, (BATCH, ${prompt}), device="cuda")`,
-      `new = ${Math.max(1, seq - prompt)}`,
-      '',
-      'def step():',
-      '    with torch.inference_mode():',
-      '        model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=new, min_new_tokens=new, do_sample=False, pad_token_id=0)',
-      '',
-      'step()  # warm-up',
-      'torch.cuda.synchronize()',
-      'start = time.perf_counter()',
-      'step()',
-      'torch.cuda.synchronize()',
-      'seconds = time.perf_counter() - start',
-      'tokens = BATCH * new  # generated',
-    );
+  return lines;
+}
+
+// Training: checkpointing and adapters as requested, then timed optimizer steps.
+function trainLines(s: Setup): string[] {
+  const { w, autocast } = s;
+  const lines: string[] = [];
+  if (w.grad_checkpointing === true) {
+    lines.push('model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})');
+    if (s.adapters) lines.push('model.enable_input_require_grads()');
+  }
+  if (s.adapters) {
+    lines.push(`model = get_peft_model(model, LoraConfig(r=${s.rank}, lora_alpha=${2 * s.rank}, lora_dropout=0.0, target_modules=${s.targets}))`);
   }
   lines.push(
+    'params = [p for p in model.parameters() if p.requires_grad]',
+    `optimizer = ${OPTIMIZERS[str(w.optimizer, 'adamw')] ?? OPTIMIZERS.adamw}`,
+    `scaler = torch.amp.GradScaler("cuda", enabled=${autocast === 'torch.float16' ? 'True' : 'False'})`,
+    `ids = torch.randint(0, config.vocab_size, (BATCH, SEQ), device="cuda")`,
+    s.d.kind === 'encoder' ? 'labels = torch.zeros(BATCH, dtype=torch.long, device="cuda")' : 'labels = ids',
+    '',
+    'def step():',
+    '    for _ in range(ACCUMULATION):',
+    `        with torch.autocast("cuda", dtype=${autocast === 'None' ? 'torch.bfloat16' : autocast}, enabled=${autocast === 'None' ? 'False' : 'True'}):`,
+    '            loss = model(input_ids=ids, labels=labels).loss / ACCUMULATION',
+    '        scaler.scale(loss).backward()',
+    '    scaler.step(optimizer)',
+    '    scaler.update()',
+    '    optimizer.zero_grad(set_to_none=True)',
+    '',
+    'for _ in range(WARMUP):',
+    '    step()',
+    'torch.cuda.synchronize()',
+    'start = time.perf_counter()',
+    'for _ in range(STEPS):',
+    '    step()',
+    'torch.cuda.synchronize()',
+    'seconds = (time.perf_counter() - start) / (STEPS * ACCUMULATION)  # per micro-batch',
+    'tokens = BATCH * SEQ',
+  );
+  return lines;
+}
+
+// Inference: one timed generation batch, half the sequence prompt, half generated.
+function inferLines(s: Setup): string[] {
+  const prompt = Math.max(1, Math.floor(s.seq / 2));
+  return [
+    'model.eval()',
+    `ids = torch.randint(0, config.vocab_size, (BATCH, ${prompt}), device="cuda")`,
+    `new = ${Math.max(1, s.seq - prompt)}`,
+    '',
+    'def step():',
+    '    with torch.inference_mode():',
+    '        model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=new, min_new_tokens=new, do_sample=False, pad_token_id=0)',
+    '',
+    'step()  # warm-up',
+    'torch.cuda.synchronize()',
+    'start = time.perf_counter()',
+    'step()',
+    'torch.cuda.synchronize()',
+    'seconds = time.perf_counter() - start',
+    'tokens = BATCH * new  # generated',
+  ];
+}
+
+// The figures, and the line the page reads back (parseResult).
+function resultLines(): string[] {
+  return [
     'peak = torch.cuda.max_memory_reserved() + context',
     'print("peak memory %.2f GiB, %.1f tokens/s, %.3f samples/s" % (peak / 2**30, tokens / seconds, BATCH / seconds))',
     `print(${py(RESULT_PREFIX)}, json.dumps({${RESULT_KEYS.map((k) => `${py(k)}: ${RESULT_EXPRESSIONS[k]}`).join(', ')}}))`,
     '',
-  );
+  ];
+}
+
+// The whole script for `request` (docs/api.md), or a two-line script saying
+// why none is generated (a CNN, a diffusion network, science mode). rented:
+// the card the plan rents, named at the top.
+export function verifyScript(request: Obj, presets: readonly CatalogModel[], rented?: Rented): string {
+  const s = setup(request, presets);
+  if (!s) {
+    return [
+      '# gpuplan: no verify script for this model kind (it covers transformer decoders and encoders).',
+      'print("measure with your own training script: peak memory from nvidia-smi, samples/s from its log")',
+      '',
+    ].join('\n');
+  }
+  const lines = [...header(s, rented), ...modelLines(s), ...(s.train ? trainLines(s) : inferLines(s)), ...resultLines()];
   return lines.filter((l, i, all) => l !== '' || (i > 0 && all[i - 1] !== '')).join('\n');
 }

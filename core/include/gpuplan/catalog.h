@@ -41,6 +41,7 @@ struct PurchasePrice {
 struct Gpu {
   std::string id;
   std::string name;
+  std::vector<std::string> device_names;  // as nvidia-smi prints them ("NVIDIA H800"): calibration matches on them
   std::string arch;  // "Ampere", "Hopper", ...
   Segment segment = Segment::datacenter;
   int launch_year = 0;

@@ -27,6 +27,10 @@ struct GpuCost {
   double cost = 0;            // in the plan's currency (the budget's, else CNY)
   std::string platform;
   Billing billing = Billing::on_demand;
+  double price_per_gpu_hour = 0;  // the offer's, plan currency, discounts applied
+  // Seed 004's coefficient on that price (throughput.h cost_effectiveness):
+  // TFLOPS per (plan currency / GPU-hour), contract v1.2 gpus[].cost_effectiveness.
+  CostEffectiveness effectiveness;
 };
 
 struct GpuResult {

@@ -87,6 +87,14 @@ struct BudgetChange {
   double new_total = 0;
   bool saving_is_upper_bound = false;
   std::string message;
+  // The change as a JSON merge patch (RFC 7396) on the request, so that a
+  // page or a script applies exactly what was priced: request fields
+  // ("workload.method", "prefs.platforms") with their JSON values, and, when
+  // the change sets runs, the request's whole stage list as changed (a merge
+  // patch replaces an array). Both empty: no patch (a campus centre whose
+  // rate the student has not given yet).
+  std::vector<WorkloadChange> patch;
+  std::vector<StageRequest> stages;
 };
 
 struct RentVsBuyPlan {

@@ -33,13 +33,14 @@ Precision mixed_for(const Gpu& g) {
   return g.tflops.bf16_tensor > 0 ? Precision::bf16_mixed : Precision::fp16_mixed;
 }
 
-Remedy evaluate(const Context& c, std::string id, Workload w, const Gpu& g, int count, QualityImpact quality) {
+Remedy evaluate(const Context& c, std::string_view id, Workload w, const Gpu& g, int count, QualityImpact quality) {
   Remedy r;
-  r.id = std::move(id);
+  r.id = std::string(id);
   w.gpus = count;
   if (count == 1 && w.sharding == Sharding::ddp) w.sharding = Sharding::none;
   r.workload = w;
   r.gpu = g.id;
+  r.gpu_name = g.name;
   r.count = count;
   r.memory = estimate_memory(c.model, w);
   r.fits = fits(r.memory, g);
@@ -70,7 +71,7 @@ void smaller_micro_batch(const Context& c, std::vector<Remedy>& out) {
     else hi = mid - 1;
   }
   w.micro_batch = lo;
-  out.push_back(evaluate(c, "micro_batch", w, c.gpu, c.count, QualityImpact::none));
+  out.push_back(evaluate(c, remedy_id::micro_batch, w, c.gpu, c.count, QualityImpact::none));
 }
 
 // The fewest GPUs of the same type that hold it under ZeRO-3 / FSDP
@@ -79,7 +80,7 @@ void more_gpus(const Context& c, std::vector<Remedy>& out) {
   for (int n = std::max(2, c.count * 2); n <= 64; n *= 2) {
     Workload w = c.original;
     w.sharding = Sharding::zero3;  // training: ZeRO-3 / FSDP; inference: tensor-split weights
-    Remedy r = evaluate(c, "zero3", w, c.gpu, n, QualityImpact::none);
+    Remedy r = evaluate(c, remedy_id::zero3, w, c.gpu, n, QualityImpact::none);
     if (r.fits) {
       out.push_back(r);
       return;
@@ -99,12 +100,12 @@ void larger_gpu(const Context& c, const Catalog& catalog, std::vector<Remedy>& o
         (g.memory_bytes == best->memory_bytes && g.launch_year > best->launch_year))
       best = &g;
   }
-  if (best) out.push_back(evaluate(c, "larger_gpu", c.original, *best, c.count, QualityImpact::none));
+  if (best) out.push_back(evaluate(c, remedy_id::larger_gpu, c.original, *best, c.count, QualityImpact::none));
 }
 
 void single_changes(const Context& c, const Catalog& catalog, std::vector<Remedy>& out) {
   const Workload& o = c.original;
-  auto try_change = [&](const char* id, Workload w, QualityImpact q) {
+  auto try_change = [&](std::string_view id, Workload w, QualityImpact q) {
     Remedy r = evaluate(c, id, w, c.gpu, c.count, q);
     if (r.fits) out.push_back(r);
   };
@@ -113,53 +114,53 @@ void single_changes(const Context& c, const Catalog& catalog, std::vector<Remedy
     if (!o.grad_checkpointing) {
       Workload w = o;
       w.grad_checkpointing = true;
-      try_change("grad_checkpointing", w, QualityImpact::none);
+      try_change(remedy_id::grad_checkpointing, w, QualityImpact::none);
     }
     if (o.precision == Precision::fp32) {
       Workload w = o;
       w.precision = mixed_for(c.gpu);
-      try_change("mixed_precision", w, QualityImpact::numerics);
+      try_change(remedy_id::mixed_precision, w, QualityImpact::numerics);
     }
     if (o.optimizer == Optimizer::adamw && o.method == Method::full) {
       Workload w = o;
       w.optimizer = Optimizer::adamw_8bit;
-      try_change("optimizer_8bit", w, QualityImpact::numerics);
+      try_change(remedy_id::optimizer_8bit, w, QualityImpact::numerics);
     }
     if (o.method == Method::full && !o.cpu_offload) {
       Workload w = o;
       w.cpu_offload = true;
-      try_change("cpu_offload", w, QualityImpact::none);
+      try_change(remedy_id::cpu_offload, w, QualityImpact::none);
     }
     if (o.method == Method::full && has_attention(c.model)) {
       Workload w = o;
       w.method = Method::lora;
       w.precision = o.precision == Precision::fp32 ? mixed_for(c.gpu) : o.precision;
-      try_change("lora", w, QualityImpact::method);
+      try_change(remedy_id::lora, w, QualityImpact::method);
     }
     if (o.method != Method::qlora && c.model.kind != ModelKind::cnn) {
       Workload w = o;
       w.method = Method::qlora;
       w.precision = o.precision == Precision::fp32 ? mixed_for(c.gpu) : o.precision;
-      try_change("qlora", w, QualityImpact::method);
+      try_change(remedy_id::qlora, w, QualityImpact::method);
     }
   } else {
     if (o.kv_cache_bits > 8) {
       Workload w = o;
       w.kv_cache_bits = 8;
-      try_change("kv_cache_8bit", w, QualityImpact::numerics);
+      try_change(remedy_id::kv_cache_8bit, w, QualityImpact::numerics);
     }
     if (o.precision == Precision::fp32 || o.precision == Precision::fp16 || o.precision == Precision::bf16) {
       Workload w = o;
       w.precision = Precision::int8;
-      try_change("weights_int8", w, QualityImpact::numerics);
+      try_change(remedy_id::weights_int8, w, QualityImpact::numerics);
       w.precision = Precision::int4;
-      try_change("weights_int4", w, QualityImpact::numerics);
+      try_change(remedy_id::weights_int4, w, QualityImpact::numerics);
     }
   }
   if (!o.flash_attention && has_attention(c.model)) {
     Workload w = o;
     w.flash_attention = true;
-    try_change("flash_attention", w, QualityImpact::none);
+    try_change(remedy_id::flash_attention, w, QualityImpact::none);
   }
   more_gpus(c, out);
   larger_gpu(c, catalog, out);
@@ -190,7 +191,7 @@ void combined(const Context& c, std::vector<Remedy>& out) {
     w.gpus = n;
     w.sharding = Sharding::zero3;
   }
-  Remedy r = evaluate(c, "combined", w, c.gpu, n, quality);
+  Remedy r = evaluate(c, remedy_id::combined, w, c.gpu, n, quality);
   if (r.fits) out.push_back(r);
 }
 

@@ -25,8 +25,9 @@ std::optional<GpuCost> cheapest_run(Evaluator& e, size_t gpu_index, const FitCho
     const RentalTerms terms = rental_terms(*o.platform, o.billing, o.price, o.storage_per_gb_month);
     const OneRun run = price_one_run(terms, choice.hours, choice.count, checkpoint_bytes, disk_gb);
     if (!run.time.feasible) continue;
-    if (!best || run.cost.cost < best->cost) best = GpuCost{run.cost.cost, o.platform->id, o.billing};
+    if (!best || run.cost.cost < best->cost) best = GpuCost{run.cost.cost, o.platform->id, o.billing, terms.price_per_gpu_hour, {}};
   }
+  if (best) best->effectiveness = cost_effectiveness(choice.throughput, e.catalog().gpus[gpu_index], best->price_per_gpu_hour);
   return best;
 }
 
@@ -36,9 +37,10 @@ std::optional<GpuCost> cheapest_run(Evaluator& e, size_t gpu_index, const FitCho
 void add_plan_remedy(Diagnosis& d, const FitChoice& choice, const Gpu& g, const ModelSpec& model) {
   if (d.fits || choice.fit == Fit::no || choice.changes.empty()) return;
   Remedy r;
-  r.id = "plan_fit";
+  r.id = std::string(remedy_id::plan_fit);
   r.workload = choice.workload;
   r.gpu = g.id;
+  r.gpu_name = g.name;
   r.count = choice.count;
   r.memory = *choice.memory;
   r.fits = true;

@@ -36,6 +36,9 @@ std::string sharding_label(Sharding s) {
     case Sharding::zero1: return "ZeRO-1";
     case Sharding::zero2: return "ZeRO-2";
     case Sharding::zero3: return "ZeRO-3 / FSDP";
+    // Several cards with no sharding named run data-parallel, a full copy on
+    // each (memory.cpp and throughput.cpp settle it as DDP).
+    case Sharding::none: return "DDP";
     default: return std::string(name_of(s));
   }
 }
@@ -130,7 +133,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
   // A package the search chose is the cheaper for this use; one the user
   // forced may not be (then billing_warnings says what it costs more).
   if (is_package(o.billing))
-    add(q_.prefs.billing == name_of(o.billing) ? "plan.why.package_forced" : "plan.why.package", {name_of(o.billing)});
+    add(q_.prefs.billing == name_of(o.billing) ? "plan.why.package_forced" : "plan.why.package", {billing_text(name_of(o.billing))});
   if (o.education_discount) add("plan.why.education", {});
   return out;
 }
@@ -380,9 +383,10 @@ void Planner::billing_warnings(PlanResult& r) {
       std::any_of(r.stages.begin(), r.stages.end(), [](const StagePlan& s) { return !s.feasible && s.runs > 0; });
   if (offers_.empty() && some_infeasible) {
     std::string offered;
-    for (Billing b : billings_in_scope_) offered += (offered.empty() ? "" : ", ") + std::string(name_of(b));
+    const std::string sep = q_.locale == Locale::en ? ", " : "、";
+    for (Billing b : billings_in_scope_) offered += (offered.empty() ? "" : sep) + billing_text(name_of(b));
     if (offered.empty()) r.warnings.push_back({"billing_unavailable", msg("plan.warn.billing_unavailable_none")});
-    else r.warnings.push_back({"billing_unavailable", msg("plan.warn.billing_unavailable", {q_.prefs.billing, offered})});
+    else r.warnings.push_back({"billing_unavailable", msg("plan.warn.billing_unavailable", {billing_text(q_.prefs.billing), offered})});
     return;
   }
   const bool package = q_.prefs.billing == name_of(Billing::monthly) || q_.prefs.billing == name_of(Billing::yearly);
@@ -396,7 +400,7 @@ void Planner::billing_warnings(PlanResult& r) {
   });
   if (!alt_feasible || r.total_cost <= alt.total_cost * (1 + 1e-9)) return;
   r.warnings.push_back({"package_costs_more", msg("plan.warn.package_costs_more",
-                                                  {q_.prefs.billing, money(r.total_cost), money(alt.total_cost),
+                                                  {billing_text(q_.prefs.billing), money(r.total_cost), money(alt.total_cost),
                                                    r.currency, money(r.total_cost - alt.total_cost)})});
 }
 
@@ -407,12 +411,20 @@ void Planner::budget_changes(PlanResult& r) {
     Evaluator e(changed, c_);
     return Planner(e).run(false);
   };
-  auto consider = [&](std::string code, const Request& changed, std::initializer_list<std::string> args) {
+  // patch: the request fields the change sets, as the request spells them
+  // (the merge patch a page applies: contract v1.2 `plan.changes[].patch`).
+  auto consider = [&](std::string code, const Request& changed, std::initializer_list<std::string> args,
+                      std::vector<WorkloadChange> patch) {
     PlanResult alt = replan(changed);
     bool all_feasible = std::all_of(alt.stages.begin(), alt.stages.end(), [](const StagePlan& s) { return s.feasible; });
     if (!all_feasible || alt.total_cost >= r.total_cost - 1e-9) return;
     BudgetChange ch;
     ch.code = code;
+    ch.patch = std::move(patch);
+    if (changed.stages.size() == q_.stages.size() &&
+        !std::equal(changed.stages.begin(), changed.stages.end(), q_.stages.begin(),
+                    [](const StageRequest& a, const StageRequest& b) { return a.runs == b.runs; }))
+      ch.stages = changed.stages;
     ch.saving = r.total_cost - alt.total_cost;
     ch.new_total = alt.total_cost;
     ch.message = message(q_.locale, "plan.change." + code, args) + " " +
@@ -423,24 +435,26 @@ void Planner::budget_changes(PlanResult& r) {
   if (w.mode == Mode::train && w.method != Method::qlora && q_.model.kind != ModelKind::cnn) {
     Request changed = q_;
     changed.workload.method = Method::qlora;
-    consider("qlora", changed, {});
+    consider("qlora", changed, {}, {{"workload.method", "\"qlora\""}});
   }
   if (w.micro_batch > 1) {
     Request changed = q_;
     changed.workload.micro_batch = 1;
     changed.workload.grad_accumulation = w.grad_accumulation * w.micro_batch;  // the same effective batch
-    consider("grad-accumulation", changed, {std::to_string(w.micro_batch)});
+    consider("grad-accumulation", changed, {std::to_string(w.micro_batch)},
+             {{"workload.grad_accumulation", std::to_string(changed.workload.grad_accumulation)},
+              {"workload.micro_batch", "1"}});
   }
   if (q_.prefs.billing != "spot") {
     Request changed = q_;
     changed.prefs.billing = "spot";
-    consider("spot", changed, {});
+    consider("spot", changed, {}, {{"prefs.billing", "\"spot\""}});
   }
   bool many_runs = std::any_of(q_.stages.begin(), q_.stages.end(), [](const StageRequest& s) { return s.runs > 1; });
   if (many_runs) {
     Request changed = q_;
     for (auto& s : changed.stages) s.runs = std::max(1, (s.runs + 1) / 2);
-    consider("fewer-runs", changed, {});
+    consider("fewer-runs", changed, {}, {});
   }
   // A school or regional computing centre (seed 003): free or nearly so, with
   // a queue. Priced when the user gave its rate; otherwise its saving is at
@@ -453,7 +467,7 @@ void Planner::budget_changes(PlanResult& r) {
     if (priced) {
       Request changed = q_;
       changed.prefs.platforms = {p.id};
-      consider("campus", changed, {p.name.in(q_.locale)});
+      consider("campus", changed, {p.name.in(q_.locale)}, {{"prefs.platforms", "[\"" + p.id + "\"]"}});
     } else {
       // Issue 20, item 8: the saving is taken from the same total it is
       // subtracted from. The plan's total already has its education credits

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuplan/oom_doctor.h"
 #include "names.h"
 #include "planner_internal.h"
 
@@ -79,11 +80,13 @@ void Planner::nothing_fits(PlanResult& r) {
   }
   // What would change the experiment itself: suggestions with their effect,
   // never applied (issue #13: full -> LoRA, a shorter sequence).
-  auto suggest = [&](std::string code, Request changed, std::initializer_list<std::string> args) {
+  auto suggest = [&](std::string code, Request changed, std::initializer_list<std::string> args,
+                     std::vector<WorkloadChange> patch) {
     PlanResult alt = replan(changed);
     if (!alt.feasible) return;
     BudgetChange ch;
     ch.code = code;
+    ch.patch = std::move(patch);
     ch.new_total = alt.total_cost;
     ch.message = message(q_.locale, "plan.change." + code, args) + " " +
                  msg("plan.change.makes_feasible", {money(alt.total_cost), r.currency});
@@ -93,17 +96,18 @@ void Planner::nothing_fits(PlanResult& r) {
   if (w.mode == Mode::train && w.method == Method::full && q_.model.kind != ModelKind::cnn) {
     Request changed = q_;
     changed.workload.method = Method::lora;
-    suggest("lora", changed, {});
+    suggest(std::string(remedy_id::lora), changed, {}, {{"workload.method", "\"lora\""}});
   }
   if (w.mode == Mode::train && w.method != Method::qlora && q_.model.kind != ModelKind::cnn) {
     Request changed = q_;
     changed.workload.method = Method::qlora;
-    suggest("qlora", changed, {});
+    suggest(std::string(remedy_id::qlora), changed, {}, {{"workload.method", "\"qlora\""}});
   }
   if (q_.model.kind != ModelKind::cnn && w.seq_len >= 256) {
     Request changed = q_;
     changed.workload.seq_len = w.seq_len / 2;
-    suggest("shorter-sequence", changed, {std::to_string(changed.workload.seq_len)});
+    suggest("shorter-sequence", changed, {std::to_string(changed.workload.seq_len)},
+            {{"workload.seq_len", std::to_string(changed.workload.seq_len)}});
   }
 }
 

@@ -123,6 +123,8 @@ class Planner {
   }
   // A stage as the student names it, never the request's id ("formal").
   std::string stage_text(Stage s) const { return msg("plan.stage." + std::string(name_of(s))); }
+  // A billing as the student reads it (包月, on-demand (by the hour)), from its request spelling.
+  std::string billing_text(std::string_view id) const { return msg("plan.billing." + std::string(id)); }
   double storage_gb();
 
   Evaluator& e_;

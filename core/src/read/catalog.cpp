@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 
@@ -141,10 +142,39 @@ void check_unique(std::set<std::string>& seen, const std::string& id, const std:
   if (!seen.insert(id).second) GPUPLAN_CATALOG_INVALID(path, "duplicate id \"" + id + "\"");
 }
 
+// The names the driver reports for the card (what nvidia-smi and
+// torch.cuda.get_device_name() print): a calibration pasted from a run is
+// matched on them. Every GPU of the shipped catalog has them
+// (tests/core/device_names_test.cpp); a list given is never empty.
+std::vector<std::string> device_names(const Reader& r) {
+  std::vector<std::string> out;
+  if (!r.json().contains("device_names")) return out;
+  const auto* list = r.array("device_names");
+  if (!list || list->empty())
+    GPUPLAN_CATALOG_INVALID(r.child_path("device_names"), "a list of the names nvidia-smi prints for this card");
+  for (size_t i = 0; i < list->size(); ++i) {
+    const auto& s = (*list)[i];
+    if (!s.is_string() || s.get<std::string>().empty() || s.get<std::string>().size() > 100)
+      GPUPLAN_CATALOG_INVALID(r.child_path("device_names") + "[" + std::to_string(i) + "]", "a device name is non-empty text of at most 100 characters");
+    out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+// Device names compare without case: two cards may not share one.
+void check_device_names(std::set<std::string>& seen, const Gpu& g, const std::string& path) {
+  for (const std::string& n : g.device_names) {
+    std::string key = n;
+    for (char& ch : key) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    if (!seen.insert(key).second) GPUPLAN_CATALOG_INVALID(path, "device name \"" + n + "\" names two GPUs");
+  }
+}
+
 Gpu read_gpu(const Reader& r, CatalogProfile profile) {
   Gpu g;
   g.id = required_string(r, "id");
   g.name = required_string(r, "name");
+  g.device_names = device_names(r);
   g.arch = r.string("arch").value_or("");
   if (auto s = r.choice("segment", {"consumer", "workstation", "datacenter"})) g.segment = Segment(*s);
   g.launch_year = r.integer("launch_year", 1990, 2100).value_or(0);
@@ -506,13 +536,14 @@ Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile
     c.electricity.confidence = required_confidence(*power);
     c.electricity.note = power->string("note").value_or("");
 
-    std::set<std::string> gpu_ids, platform_ids, model_ids;
+    std::set<std::string> gpu_ids, platform_ids, model_ids, device_name_keys;
     const auto* gpus = r.array("gpus");
     if (!gpus) GPUPLAN_CATALOG_INVALID("gpus", "the GPU list is required");
     for (size_t i = 0; i < gpus->size(); ++i) {
       Reader e = element(*gpus, i, "gpus", kL);
       c.gpus.push_back(read_gpu(e, profile));
       check_unique(gpu_ids, c.gpus.back().id, e.child_path("id"));
+      check_device_names(device_name_keys, c.gpus.back(), e.child_path("device_names"));
     }
     if (const auto* platforms = r.array("platforms")) {
       for (size_t i = 0; i < platforms->size(); ++i) {

@@ -453,7 +453,7 @@ int read_runs(const Reader& s, Stage stage) {
       Locale l = s.locale();
       std::string p = s.child_path("runs");
       fail(l, "out_of_range", p,
-           message(l, "out_of_range.runs", {p, name_of(stage), "0", std::to_string(kMaxRunsPerStage), describe(*v)}));
+           message(l, "out_of_range.runs", {p, message(l, "plan.stage." + std::string(name_of(stage))), "0", std::to_string(kMaxRunsPerStage), describe(*v)}));
     }
   }
   return s.integer("runs", 0, kMaxRunsPerStage).value_or(1);

@@ -86,6 +86,10 @@ void write_gpu(JsonWriter& w, const GpuResult& g) {
   if (g.cost) {
     w.member("billing", name_of(g.cost->billing));
     w.member("cost", g.cost->cost);
+    // Seed 004's coefficient (throughput.h), on the precision the workload
+    // runs and, as the seed computes it, on the FP32 peak; 0 on a free offer.
+    w.member("cost_effectiveness", g.cost->effectiveness.workload_precision);
+    w.member("cost_effectiveness_fp32", g.cost->effectiveness.fp32_as_seed);
   }
   w.member("count", g.count);
   w.member("fit", g.fit);
@@ -148,6 +152,57 @@ void write_change_value(JsonWriter& w, const std::string& text) {
   if (text == "true" || text == "false") w.value(text == "true");
   else if (!text.empty() && text.front() == '"') w.value(std::string_view(text).substr(1, text.size() - 2));
   else w.value(int64_t(std::strtoll(text.c_str(), nullptr, 10)));
+}
+
+// A change's value as JSON: write_change_value's, or a list of ids
+// (["campus-id"]: prefs.platforms).
+void write_patch_value(JsonWriter& w, const std::string& text) {
+  if (text.empty() || text.front() != '[') return write_change_value(w, text);
+  w.begin_array();
+  size_t at = 0;
+  while ((at = text.find('"', at)) != std::string::npos) {
+    const size_t end = text.find('"', at + 1);
+    if (end == std::string::npos) break;
+    w.value(std::string_view(text).substr(at + 1, end - at - 1));
+    at = end + 1;
+  }
+  w.end_array();
+}
+
+// A budget change or a suggestion as a JSON merge patch (RFC 7396) on the
+// request: {"prefs": {...}, "stages": [...], "workload": {...}}, members in
+// sorted order (fields "head.key", sorted, one level deep).
+void write_change_patch(JsonWriter& w, const BudgetChange& c) {
+  std::vector<const WorkloadChange*> fields;
+  for (const auto& f : c.patch) fields.push_back(&f);
+  std::sort(fields.begin(), fields.end(), [](const WorkloadChange* a, const WorkloadChange* b) { return a->field < b->field; });
+  auto head = [](const WorkloadChange* f) { return std::string_view(f->field).substr(0, f->field.find('.')); };
+  auto write_head = [&](std::string_view name) {
+    bool open = false;
+    for (const WorkloadChange* f : fields) {
+      if (head(f) != name) continue;
+      if (!open) w.key(name).begin_object();
+      open = true;
+      w.key(std::string_view(f->field).substr(name.size() + 1));
+      write_patch_value(w, f->value);
+    }
+    if (open) w.end_object();
+  };
+  w.begin_object();
+  write_head("prefs");
+  if (!c.stages.empty()) {
+    w.key("stages").begin_array();
+    for (const auto& st : c.stages) {
+      w.begin_object();
+      w.member("data_fraction", st.data_fraction);
+      w.member("runs", st.runs);
+      w.member("stage", name_of(st.stage));
+      w.end_object();
+    }
+    w.end_array();
+  }
+  write_head("workload");
+  w.end_object();
 }
 
 // A stage: the chosen option's fields when feasible (hours and cost 0 when
@@ -274,6 +329,10 @@ void write_plan(JsonWriter& w, const PlanResult& p) {
     w.member("code", c.code);
     w.member("message", c.message);
     w.member("new_total", c.new_total);
+    if (!c.patch.empty() || !c.stages.empty()) {
+      w.key("patch");
+      write_change_patch(w, c);
+    }
     w.member("saving", c.saving);
     w.member("saving_is_upper_bound", c.saving_is_upper_bound);
     w.end_object();

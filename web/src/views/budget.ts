@@ -9,7 +9,7 @@ import { label } from '../i18n';
 import type { Plan, PlanStage, RentVsBuy } from '../types';
 import type { Ctx } from './context';
 import { button, section } from './controls';
-import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText, withStageNames } from './words';
+import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText } from './words';
 
 export interface StageCost {
   stage: string; gpu: string; count: number; platform: string; billing: string;
@@ -78,8 +78,8 @@ function stageNotes(ctx: Ctx, b: Budget): HTMLElement | null {
   if (!items.length) return null;
   const plan = ctx.response?.plan;
   return h('ul', { class: 'whys' }, items.map((s) => h('li', { 'data-stage': s.stage },
-    h('strong', null, label(t, 'stage', s.stage)), s.why ? `: ${withStageNames(ctx, s.why)}` : '',
-    s.sharding && s.sharding !== 'none' ? h('span', { class: 'range' }, t('budget.sharding', { how: shardingText(ctx, s.sharding) })) : null,
+    h('strong', null, label(t, 'stage', s.stage)), s.why ? `: ${s.why}` : '',
+    s.sharding && s.sharding !== 'none' ? h('span', { class: 'range' }, t(ctx.state.sharding ? 'budget.sharding.yours' : 'budget.sharding', { how: shardingText(ctx, s.sharding) })) : null,
     s.fit === 'tight' ? h('span', { class: 'range' }, t('fit.tight')) : null,
     s.changes.map((c) => {
       const text = changeText(ctx, c);
@@ -95,6 +95,8 @@ function shardingText(ctx: Ctx, sharding: string): string {
   return ctx.t(sharding === 'zero3' ? 'sharding.infer.split' : 'sharding.infer.copies');
 }
 
+const COLUMNS = ['budget.stage', 'budget.runs', 'platform.gpu', 'platform.name', 'budget.gpu_hours', 'budget.wall', 'budget.cost', 'memory.share'] as const;
+
 export function budgetView(ctx: Ctx): HTMLElement {
   const { t, lang, state } = ctx;
   const b = budgetOf(ctx);
@@ -108,7 +110,7 @@ export function budgetView(ctx: Ctx): HTMLElement {
           t(over ? 'budget.over' : 'budget.within', { budget: cash(ctx, b.budget, b.currency) })) : null)
     : h('div', { class: 'infeasible bad', id: 'budget-infeasible', role: 'alert' },
         h('strong', { class: 'big' }, t('budget.infeasible.title')),
-        h('p', null, nothing ? withStageNames(ctx, nothing.message) : t('budget.infeasible.help')));
+        h('p', null, nothing ? nothing.message : t('budget.infeasible.help')));
   const bar = h('div', { class: 'bar stages', role: 'img', 'aria-label': b.stages.map((s) => `${label(t, 'stage', s.stage)} ${percent(lang, s.share)}`).join(', ') });
   b.stages.forEach((s, i) => {
     const seg = h('span', { class: `seg seg-${i + 4}` }, s.share >= 0.12 ? label(t, 'stage', s.stage) : '');
@@ -121,29 +123,32 @@ export function budgetView(ctx: Ctx): HTMLElement {
     b.category ? h('p', null, t('budget.category'), ' ', h('strong', null, label(t, 'category', b.category))) : null,
     headline,
     b.feasible ? h('div', { class: 'chart' }, bar) : null,
+    // On a phone each stage is a block of "label: value" lines (styles.css): the
+    // explicit roles keep it a table for screen readers whatever its display.
     h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': t('budget.table') },
-      h('table', { class: 'budget' },
-        h('thead', null, h('tr', null, ['budget.stage', 'budget.runs', 'platform.gpu', 'platform.name', 'budget.gpu_hours', 'budget.wall', 'budget.cost', 'memory.share']
-          .map((k) => h('th', { scope: 'col' }, t(k as never))))),
-        h('tbody', null, b.stages.map((s) => {
+      h('table', { class: 'budget', role: 'table' },
+        h('thead', { role: 'rowgroup' }, h('tr', { role: 'row' }, COLUMNS.map((k) => h('th', { scope: 'col', role: 'columnheader' }, t(k))))),
+        h('tbody', { role: 'rowgroup' }, b.stages.map((s) => {
           const st = (plan?.stages ?? []).find((x) => x.stage === s.stage);
-          return h('tr', { 'data-stage': s.stage },
-            h('th', { scope: 'row', class: 'stage-name' }, label(t, 'stage', s.stage)),
-            h('td', null, num(lang, st?.runs)),
-            h('td', null, s.feasible ? `${gpuName(ctx, s.gpu)} ×${num(lang, s.count)}` : t('budget.infeasible')),
-            h('td', null, s.feasible && s.platform ? `${platformName(ctx, s.platform)} · ${label(t, 'billing', s.billing)}` : '—'),
-            h('td', { 'data-gpu-hours': '' }, s.feasible ? num(lang, s.gpuHours, 1) : '—'),
-            h('td', { 'data-wall-hours': '' }, s.feasible ? hours(lang, s.wallHours) : '—'),
-            h('td', null, s.feasible ? cash(ctx, s.cost, b.currency) : '—', s.feasible && s.platform ? dateOf(ctx, s) : null),
-            h('td', null, s.feasible ? percent(lang, s.share) : '—'));
+          const cell = (k: (typeof COLUMNS)[number], attrs: Record<string, string>, ...kids: (string | HTMLElement | null)[]): HTMLElement =>
+            h('td', { role: 'cell', 'data-label': t(k), ...attrs }, ...kids);
+          return h('tr', { 'data-stage': s.stage, role: 'row' },
+            h('th', { scope: 'row', class: 'stage-name', role: 'rowheader' }, label(t, 'stage', s.stage)),
+            cell('budget.runs', {}, num(lang, st?.runs)),
+            cell('platform.gpu', {}, s.feasible ? `${gpuName(ctx, s.gpu)} ×${num(lang, s.count)}` : t('budget.infeasible')),
+            cell('platform.name', {}, s.feasible && s.platform ? `${platformName(ctx, s.platform)} · ${label(t, 'billing', s.billing)}` : '—'),
+            cell('budget.gpu_hours', { 'data-gpu-hours': '' }, s.feasible ? num(lang, s.gpuHours, 1) : '—'),
+            cell('budget.wall', { 'data-wall-hours': '' }, s.feasible ? hours(lang, s.wallHours) : '—'),
+            cell('budget.cost', { 'data-cost': '' }, s.feasible ? cash(ctx, s.cost, b.currency) : '—', s.feasible && s.platform ? dateOf(ctx, s) : null),
+            cell('memory.share', {}, s.feasible ? percent(lang, s.share) : '—'));
         })))),
     h('p', { class: 'help' }, t('budget.columns.help')),
     fxNote(ctx, b.currency),
     stageNotes(ctx, b),
-    plan?.category_advice ? h('p', { class: 'help' }, withStageNames(ctx, plan.category_advice)) : null,
+    plan?.category_advice ? h('p', { class: 'help' }, plan.category_advice) : null,
     b.feasible ? h('p', { id: 'budget-wall' }, t('budget.wall.plan', { time: hours(lang, b.wallHours) }),
       plan?.meets_deadline === false ? h('strong', { class: 'badge bad' }, t('budget.deadline.missed')) : null) : null,
-    (plan?.advice ?? []).length ? h('ul', { class: 'plan-advice' }, (plan?.advice ?? []).map((a) => h('li', { 'data-code': a.code }, withStageNames(ctx, a.message ?? a.code)))) : null,
+    (plan?.advice ?? []).length ? h('ul', { class: 'plan-advice' }, (plan?.advice ?? []).map((a) => h('li', { 'data-code': a.code }, a.message ?? a.code))) : null,
     h('h3', null, t('budget.hidden.title')),
     h('ul', { class: 'hidden-costs' },
       storage > 0 ? h('li', null, t('budget.hidden.storage', { cost: cash(ctx, storage, b.currency) })) : null,
@@ -154,7 +159,7 @@ export function budgetView(ctx: Ctx): HTMLElement {
       ? h('ol', { class: 'changes' }, changes.map((c) => {
           // The planner's sentence names its amounts in the plan's currency;
           // shown in another, the change is named by its code instead.
-          const text = c.message && state.currency === b.currency ? withStageNames(ctx, c.message) : label(t, 'change', c.code);
+          const text = c.message && state.currency === b.currency ? c.message : label(t, 'change', c.code);
           return h('li', { 'data-change': c.code }, text, ' ',
             h('span', { class: 'saving' }, `(${t(c.saving_is_upper_bound ? 'budget.saves_upto' : 'budget.saves', { saving: cash(ctx, c.saving, b.currency) })})`), ' ',
             applyButton(ctx, changePatch(state, c), text, `change/${c.code}`));

@@ -10,27 +10,43 @@ import { LIMITS } from '../limits';
 import { label } from '../i18n';
 import { FRAMEWORKS, stackOf } from '../stack';
 import type { State } from '../state';
-import { parseResult, verifyScript } from '../verify_script';
+import { gpuByDeviceName } from '../calibration';
+import { gib, num } from '../format';
+import { toRequest } from '../request';
+import { parseResult, verifyScript, type Rented } from '../verify_script';
 import type { Ctx } from './context';
+import { gpuName, platformName } from './words';
 import { button, numberField, selectField } from './controls';
 
 const GIB = 2 ** 30;
 
-// The catalog card whose name the device name contains ("NVIDIA GeForce RTX
-// 4090" -> rtx-4090): the longest match wins, so "RTX 4090 D" is not a 4090.
-function matchGpu(ctx: Ctx, device: string): string {
-  const norm = (x: string): string => x.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
-  const d = ` ${norm(device)} `;
-  let best = '';
-  let bestLength = 0;
-  for (const g of ctx.catalog.gpus) {
-    const n = norm(g.name).replace(/^(nvidia|geforce) /, '').replace(/^(geforce) /, '');
-    if (n && d.includes(` ${n} `) && n.length > bestLength) {
-      best = g.id;
-      bestLength = n.length;
+// The verify script for the form as it is now: the current request, with the
+// workload changes the plan makes on the card it rents (the formal stage's,
+// else the first planned stage's), naming that card. `response` is the
+// planner's answer to this very request, or null before it has come.
+export function currentScript(ctx: Ctx, response = ctx.response): string {
+  const request = toRequest(ctx.state, ctx.lang, ctx.quotes, ctx.catalog.models.find((m) => m.id === ctx.state.preset));
+  const stages = (response?.plan?.stages ?? []).filter((st) => st.gpu && st.feasible !== false);
+  const stage = stages.find((st) => st.stage === 'formal') ?? stages[0];
+  let rented: Rented | undefined;
+  if (stage) {
+    const workload = { ...(request.workload as Record<string, unknown>) };
+    for (const c of stage.workload_changes ?? []) {
+      const [head, key] = c.field.split('.');
+      if (head === 'workload' && key) workload[key] = c.value;
     }
+    request.workload = workload;
+    rented = { gpu: gpuName(ctx, stage.gpu), count: stage.gpus_per_run ?? stage.count ?? 1, platform: platformName(ctx, stage.platform) };
   }
-  return best;
+  return verifyScript(request, ctx.catalog.models, rented);
+}
+
+// After every plan (app.ts, renderResults): the script shown follows the form.
+export function refreshVerifyScript(ctx: Ctx): void {
+  const pre = document.getElementById('verify-script');
+  if (!pre) return;
+  const script = currentScript(ctx);
+  if (pre.textContent !== script) pre.textContent = script;
 }
 
 // The core's correction factors, from the response. The inputs render before
@@ -67,27 +83,32 @@ export function calibrateView(ctx: Ctx): HTMLElement {
   const status = h('p', { class: 'help', id: `${pasteId}-help`, role: 'status' }, t('calib.paste.help'));
   const read = button(t('calib.read'), () => {
     const r = parseResult(live(paste).value);
-    if (!r) {
-      live(status).textContent = t('calib.paste.invalid');
+    const refuse = (text: string): void => {
+      live(status).textContent = text;
       live(status).className = 'help bad';
-      return;
-    }
+    };
+    if (!r) return refuse(t('calib.paste.invalid'));
     const out = calibrationOutOfRange(r, cnn);
-    if (out) {
-      live(status).textContent = t('calib.paste.range', { field: t(`calib.field.${out.field}` as never), value: limitNumber(out.value), min: limitNumber(out.min), max: limitNumber(out.max) });
-      live(status).className = 'help bad';
-      return;
-    }
-    const gpu = matchGpu(ctx, r.gpu) || ctx.state.calib.gpu;
-    setC({ gpu, micro_batch: r.micro_batch, memory_gib: r.peak_memory_bytes / GIB, rate: cnn ? r.samples_per_s : r.tokens_per_s }, true);
-    ctx.notify(t('calib.read.done'));
+    if (out) return refuse(t('calib.paste.range', { field: t(`calib.field.${out.field}` as never), value: limitNumber(out.value), min: limitNumber(out.min), max: limitNumber(out.max) }));
+    // The card is read from the line, never guessed: an unknown name, or a
+    // card other than the one chosen above, is refused (its speed is not the chosen card's).
+    const gpu = gpuByDeviceName(catalog.gpus, r.gpu);
+    if (!gpu) return refuse(t('calib.paste.unknown', { name: r.gpu || '—' }));
+    const chosen = ctx.state.calib.gpu;
+    if (chosen && chosen !== gpu.id) return refuse(t('calib.paste.other', { name: r.gpu, read: gpu.name, chosen: ctx.gpu(chosen)?.name ?? chosen }));
+    const rate = cnn ? r.samples_per_s : r.tokens_per_s;
+    setC({ gpu: gpu.id, micro_batch: r.micro_batch, memory_gib: r.peak_memory_bytes / GIB, rate }, true);
+    ctx.notify(t('calib.read.done', { name: r.gpu, gpu: gpu.name, batch: num(ctx.lang, r.micro_batch),
+      mem: gib(ctx.lang, r.peak_memory_bytes), rate: num(ctx.lang, rate, 1), unit: cnn ? t('calib.unit.samples') : 'tokens/s' }));
   }, { id: 'calib-read' });
 
   const gpuOptions = [{ value: '', label: t('calib.gpu.none') }, ...catalog.gpus.map((g) => ({ value: g.id, label: g.name }))];
-  const script = verifyScript(ctx.request, catalog.models);
+  // The form renders before its request is planned: the plan's card comes with refreshVerifyScript.
+  const script = currentScript(ctx, null);
   const scriptId = 'verify-script';
   const copy = button(t('verify.copy'), () => {
-    navigator.clipboard?.writeText(script).then(() => ctx.notify(t('verify.copied')), () => ctx.notify(t('verify.copy.manual')));
+    const text = document.getElementById(scriptId)?.textContent ?? script;
+    navigator.clipboard?.writeText(text).then(() => ctx.notify(t('verify.copied')), () => ctx.notify(t('verify.copy.manual')));
   }, { id: 'verify-copy', 'aria-controls': scriptId });
 
   return h('div', { class: 'calibrate', id: 'calibrate' },

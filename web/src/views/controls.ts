@@ -39,17 +39,26 @@ export function flushPending(): void {
   run();
 }
 
+// unset: a field the student may leave to the planner. Its value `unset.value`
+// shows as an empty box saying so (`unset.label`), and emptying the box
+// hands the field back to the planner.
 export function numberField(
-  c: Common & { value: number; min?: number; max?: number; step?: number | 'any'; int?: boolean },
+  c: Common & { value: number; min?: number; max?: number; step?: number | 'any'; int?: boolean; unset?: { value: number; label: string } },
   onChange: (v: number) => void,
 ): HTMLElement {
   const id = c.id ?? uid('n');
+  const unset = c.unset && c.value === c.unset.value;
   const input = h('input', {
-    id, type: 'number', inputmode: c.int ? 'numeric' : 'decimal', value: String(c.value),
-    min: c.min, max: c.max, step: c.step ?? (c.int ? 1 : 'any'),
+    id, type: 'number', inputmode: c.int ? 'numeric' : 'decimal', value: unset ? '' : String(c.value),
+    min: c.min, max: c.max, step: c.step ?? (c.int ? 1 : 'any'), placeholder: c.unset?.label,
   });
   const apply = (): void => {
     const el = live(input);
+    if (c.unset && el.value.trim() === '' && el.validity.valid) {
+      el.setAttribute('aria-invalid', 'false');
+      onChange(c.unset.value);
+      return;
+    }
     const v = el.valueAsNumber;
     const ok = Number.isFinite(v) && (!c.int || Number.isInteger(v)) &&
       (c.min === undefined || v >= c.min) && (c.max === undefined || v <= c.max);

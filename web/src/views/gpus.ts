@@ -7,7 +7,7 @@ import { label } from '../i18n';
 import type { GpuRow } from '../types';
 import type { Ctx } from './context';
 import { section } from './controls';
-import { cash, cashValue, fxNote, listedHourly, offerDate, platformName, priceDate } from './words';
+import { cash, cashValue, fxNote, offerDate, platformName, priceDate } from './words';
 
 export type Fit = 'comfortable' | 'tight' | 'no';
 
@@ -109,14 +109,12 @@ function reasons(ctx: Ctx, x: Row): string[] {
   // type, the largest micro-batch and the longest sequence that fit.
   if (typeof g.max_micro_batch === 'number' && g.max_micro_batch > 0) out.push(t('gpus.reason.max_batch', { n: num(lang, g.max_micro_batch) }));
   if (typeof g.max_seq_len === 'number' && g.max_seq_len > 0) out.push(t('gpus.reason.max_seq', { n: num(lang, g.max_seq_len) }));
-  // Seed 004's cost-effectiveness coefficient, TFLOPS per unit of hourly
-  // price: the planner's price_per_gpu_hour, else the listed price of the
-  // offer it priced the row on.
-  const tp = g.throughput;
-  const price = typeof g.price_per_gpu_hour === 'number' ? cashValue(ctx, g.price_per_gpu_hour, x.costCurrency) : listedHourly(ctx, g.platform, g.id, g.billing);
-  if (x.fit !== 'no' && Number.isFinite(price) && price > 0 && tp && typeof tp.achieved_tflops === 'number' && tp.achieved_tflops > 0)
-    out.push(t('gpus.reason.coef', { eff: sig(lang, tp.achieved_tflops / price),
-      fp32: sig(lang, (tp.fp32_peak_tflops ?? 0) * (tp.utilization ?? 0) / price), cur: ctx.state.currency }));
+  // Seed 004's cost-effectiveness coefficient, as the planner computes it
+  // (gpus[].cost_effectiveness: TFLOPS per unit of the row's hourly price,
+  // in the plan's currency).
+  const eff = g.cost_effectiveness;
+  if (x.fit !== 'no' && typeof eff === 'number' && eff > 0)
+    out.push(t('gpus.reason.coef', { eff: sig(lang, eff), fp32: sig(lang, g.cost_effectiveness_fp32), cur: x.costCurrency }));
   const extra = Array.isArray(g.reasons) ? g.reasons : [];
   for (const e of extra) {
     if (typeof e === 'string') out.push(e);
@@ -126,7 +124,7 @@ function reasons(ctx: Ctx, x: Row): string[] {
 }
 
 // Time range: the rate's plausible band (throughput.low_factor..high_factor,
-// the 20th-80th percentile of measured/estimated: docs/time-model.md).
+// the 10th-90th percentile of measured/estimated: docs/time-model.md "Range").
 export function rangeText(ctx: Ctx, g: GpuRow): string {
   const tp = g.throughput ?? {};
   const lo = typeof tp.low_factor === 'number' ? tp.low_factor : undefined;

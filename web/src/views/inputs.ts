@@ -112,7 +112,7 @@ function customModel(ctx: Ctx): HTMLElement {
     const d = r.dims;
     ctx.set({ source: 'custom', custom: { kind: d.kind, params: d.params, layers: d.layers, hidden: d.hidden, heads: d.heads,
       kv_heads: d.kv_heads, ffn: d.ffn, vocab: d.vocab, gated_mlp: d.gated_mlp, tied_embeddings: d.tied_embeddings,
-      experts: d.experts, experts_per_token: d.experts_per_token } }, { inputs: true, now: true });
+      experts: d.experts, experts_per_token: d.experts_per_token, head_dim: d.head_dim } }, { inputs: true, now: true });
     ctx.notify(t('hf.parsed', { params: bigCount(ctx.lang, d.params), type: d.model_type || '?' }));
   }, { id: 'hf-parse' });
   return h('div', { class: 'custom' },
@@ -121,7 +121,9 @@ function customModel(ctx: Ctx): HTMLElement {
     h('div', { class: 'row3' },
       n('params', t('dim.params.help')), n('layers'), n('hidden'),
       n('heads'), n('kv_heads', t('dim.kv_heads.help')), n('ffn'),
-      n('vocab'), n('experts', t('dim.experts.help')), n('experts_per_token')),
+      n('vocab'), n('experts', t('dim.experts.help')), n('experts_per_token'),
+      numberField({ label: t('dim.head_dim'), help: t('dim.head_dim.help'), value: c.head_dim, ...LIMITS['model.head_dim'], path: 'model.head_dim',
+        unset: { value: 0, label: t('dim.head_dim.unset') } }, (head_dim) => setC({ head_dim }))),
     checkField({ label: t('dim.gated_mlp'), help: t('dim.gated_mlp.help'), value: c.gated_mlp }, (v) => setC({ gated_mlp: v })),
     checkField({ label: t('dim.tied_embeddings'), value: c.tied_embeddings }, (v) => setC({ tied_embeddings: v })));
 }
@@ -170,8 +172,11 @@ export function workloadView(ctx: Ctx): HTMLElement {
         train && state.method !== 'full' ? numberField({ label: t('lora.rank'), help: t('lora.rank.help'), value: state.lora_rank, ...LIMITS['workload.lora.rank'], path: 'workload.lora.rank' }, (lora_rank) => ctx.set({ lora_rank })) : null,
         train && state.method !== 'full' ? selectField({ label: t('lora.targets'), value: state.lora_targets, options: opts(ctx, 'lora_targets', LORA_TARGETS), path: 'workload.lora.targets' }, (v) => ctx.set({ lora_targets: v as State['lora_targets'] })) : null,
         !train ? selectField({ label: t('kv_cache_bits'), help: t('kv_cache_bits.help'), value: String(state.kv_cache_bits), options: KV_BITS.map((b) => ({ value: String(b), label: `${b} bit` })), path: 'workload.kv_cache_bits' }, (v) => ctx.set({ kv_cache_bits: Number(v) })) : null,
-        numberField({ label: t('gpus'), help: t('gpus.help'), value: state.gpus, ...LIMITS['workload.gpus'], path: 'workload.gpus' }, (gpus) => ctx.set({ gpus })),
-        selectField({ label: t('sharding'), help: t('sharding.help'), value: state.sharding, options: opts(ctx, 'sharding', SHARDINGS), path: 'workload.sharding' }, (v) => ctx.set({ sharding: v as State['sharding'] })),
+        // Left empty / "planner chooses" unless the student sets them: then the request leaves them out.
+        numberField({ label: t('gpus'), help: t('gpus.help'), value: state.gpus, ...LIMITS['workload.gpus'], path: 'workload.gpus',
+          unset: { value: 0, label: t('planner_chooses') } }, (gpus) => ctx.set({ gpus })),
+        selectField({ label: t('sharding'), help: t('sharding.help'), value: state.sharding, path: 'workload.sharding',
+          options: [{ value: '', label: t('planner_chooses') }, ...opts(ctx, 'sharding', SHARDINGS)] }, (v) => ctx.set({ sharding: v as State['sharding'] })),
         selectField({ label: t('hardware'), help: t('hardware.help'), value: state.hardware, options: gpuOptions, path: 'hardware.gpu' }, (v) => ctx.set({ hardware: v })),
       ),
       train ? checkField({ label: t('grad_checkpointing'), help: t('grad_checkpointing.help'), value: state.grad_checkpointing, path: 'workload.grad_checkpointing' }, (v) => ctx.set({ grad_checkpointing: v })) : null,

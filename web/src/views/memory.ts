@@ -5,12 +5,11 @@ import { current, h, hold, morph } from '../dom';
 import { gib, percent, num } from '../format';
 import { label } from '../i18n';
 import type { Request } from '../request';
-import type { OomDoctor, OomRemedy, PlanResponse } from '../types';
+import type { OomDoctor, PlanResponse } from '../types';
 import type { Ctx } from './context';
 import { button, section, selectField } from './controls';
 import { requestPatch } from '../apply';
 import { fitOf } from './gpus';
-import { gpuName } from './words';
 
 // The marketing sizes students talk about (16G V100/T4, 24G 4090, 48G A6000/L40S,
 // 80G A100/H100, 141G H200), placed at the capacity of the catalog card nearest
@@ -97,7 +96,7 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
       // tips (mixed precision on tensor cores, a starved data loader) hold
       // even when the run fits, so it is asked either way.
       // Held: a re-render leaves the advice on the page until the new advice replaces it (dom.ts).
-      const slot = hold(h('div', { class: 'advice-slot', 'aria-busy': 'true' }, fitsRec ? null : h('h3', null, t('advice.title', { gpu: target.name }))));
+      const slot = hold(h('div', { class: 'advice-slot', 'aria-busy': 'true' }));
       compare.append(slot);
       const request = ctx.request;
       later(() => {
@@ -106,10 +105,14 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
         const doctor = oomDoctor(ctx, request, target.id);
         const remedies = (doctor?.remedies ?? []).filter((r) => r.fits !== false);
         const tips = (doctor?.speed_tips ?? []).filter((tip) => tip.message);
-        if (fitsRec && tips.length) slot.append(h('h3', null, t('advice.speed', { gpu: target.name })));
-        if (!fitsRec) slot.append(remedies.length
+        // A tight fit holds without changes (the doctor's `fits`): what would
+        // make it fit is not asked, and "it does not fit" is never said under "tight".
+        const showFix = !fitsRec && (doctor?.fits !== true || remedies.length > 0);
+        if (showFix) slot.append(h('h3', null, t('advice.title', { gpu: target.name })));
+        else if (tips.length) slot.append(h('h3', null, t('advice.speed', { gpu: target.name })));
+        if (showFix) slot.append(remedies.length
           ? h('ol', { class: 'advice' }, remedies.map((rem) => {
-              const text = remedyText(ctx, rem);
+              const text = rem.message ?? '';
               const patch = rem.patch ? requestPatch(ctx.state, rem.patch) : null;
               return h('li', { 'data-remedy': rem.id }, text,
                 h('span', { class: 'range' }, [
@@ -134,18 +137,4 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
     h('p', { class: 'help', id: 'headroom-why' }, t('memory.headroom.why', { pct: percent(lang, m.headroom) })),
     compare);
   return out;
-}
-
-
-// A remedy in words, with the card and count it is about: "ZeRO-3 on 4 × RTX
-// 4090", "a larger card: A100 80GB" (the remedy's patch names them).
-function remedyText(ctx: Ctx, rem: OomRemedy): string {
-  const { t } = ctx;
-  const hw = (rem.patch?.hardware ?? {}) as { gpu?: unknown; count?: unknown };
-  // The planner's words (it always sends them, for training or inference);
-  // for training the page names the cards ZeRO-3 shards over.
-  const base = rem.message ?? rem.id;
-  if (rem.id === 'zero3' && typeof hw.count === 'number' && ctx.state.mode === 'train') return t('remedy.zero3.n', { n: hw.count, gpu: gpuName(ctx, hw.gpu) });
-  if (rem.id === 'larger_gpu' && typeof hw.gpu === 'string') return t('remedy.larger_gpu.named', { gpu: gpuName(ctx, hw.gpu) });
-  return base;
 }

@@ -3,7 +3,6 @@
 // it, a price's date with its freshness mark, a source a student can open.
 import { h } from '../dom';
 import { ageDays, inCurrency, isStale, moneyIn, num, sourceLabel } from '../format';
-import { label } from '../i18n';
 import type { CatalogPlatform } from '../types';
 import type { Ctx } from './context';
 
@@ -15,13 +14,6 @@ export function platformName(ctx: Ctx, p: CatalogPlatform | string | undefined):
 
 export function gpuName(ctx: Ctx, id: unknown): string {
   return typeof id === 'string' && id ? ctx.gpu(id)?.name ?? id : '—';
-}
-
-// The planner's messages name stages by id ("debug/formal 阶段…"): the page
-// says them in its language, as everywhere else.
-const STAGE_ID = /\b(debug|formal|revision)\b/g;
-export function withStageNames(ctx: Ctx, text: string): string {
-  return text.replace(STAGE_ID, (id) => label(ctx.t, 'stage', id));
 }
 
 // A core figure in `from`, shown in the display currency.
@@ -70,17 +62,4 @@ export function offerDate(ctx: Ctx, platform: unknown, gpu: unknown, billing: un
   const p = ctx.catalog.platforms.find((x) => x.id === platform);
   const offers = (p?.offers ?? []).filter((o) => o.gpu === gpu);
   return (offers.find((o) => o.billing === billing) ?? offers.find((o) => o.billing === 'on-demand') ?? offers[0])?.as_of;
-}
-
-// The hourly price a planner row was priced on, as listed (the user's quote,
-// else the catalog offer with that platform, GPU and billing), in the display
-// currency: a looked-up figure for seed 004's TFLOPS-per-price coefficient,
-// never a computed one. NaN when the row names no offer.
-export function listedHourly(ctx: Ctx, platform: unknown, gpu: unknown, billing: unknown): number {
-  const q = ctx.quotes.find((x) => x.platform === platform && x.gpu === gpu && x.billing === billing);
-  if (q) return cashValue(ctx, q.per_gpu_hour, q.currency);
-  const o = ctx.catalog.platforms.find((x) => x.id === platform)?.offers.find((x) => x.gpu === gpu && x.billing === billing);
-  const r = o?.per_gpu_hour;
-  const v = typeof r?.typical === 'number' ? r.typical : r?.low;
-  return o ? cashValue(ctx, v, o.currency) : NaN;
 }
