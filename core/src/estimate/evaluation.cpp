@@ -29,7 +29,7 @@ namespace {
 bool same_shape(const Workload& a, const Workload& b) {
   return a.gpus == b.gpus && a.sharding == b.sharding && a.grad_checkpointing == b.grad_checkpointing &&
          a.optimizer == b.optimizer && a.micro_batch == b.micro_batch && a.grad_accumulation == b.grad_accumulation &&
-         a.cpu_offload == b.cpu_offload;
+         a.cpu_offload == b.cpu_offload && a.loss == b.loss;
 }
 
 }  // namespace
@@ -138,7 +138,7 @@ int Evaluator::fit_count(size_t gpu_index, double headroom, int first) {
 
 Evaluator::Shape Evaluator::shape_of(const Workload& w) {
   return {w.gpus, int(w.sharding), w.grad_checkpointing, int(w.optimizer), w.micro_batch, w.grad_accumulation,
-          w.cpu_offload};
+          w.cpu_offload, int(w.loss)};
 }
 
 const MemoryEstimate& Evaluator::memory_of(const Workload& w) {
@@ -147,7 +147,7 @@ const MemoryEstimate& Evaluator::memory_of(const Workload& w) {
   return it->second;
 }
 
-const FitChoice& Evaluator::fit(size_t gpu_index, int count, bool may_change) {
+const FitChoice& Evaluator::fit(size_t gpu_index, int count, FitChanges may_change) {
   auto& list = choices_[gpu_index];
   for (const auto& c : list)
     if (c.count == count && c.may_change == may_change) return c.choice;
@@ -184,7 +184,10 @@ bool tensor_parallel_divides(const ModelSpec& m, int count) {
 
 }  // namespace
 
-FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
+static void describe_changes(FitChoice& out, const Workload& w0);
+
+FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
+  const bool may_change = changes != FitChanges::none;
   const Workload& w0 = q_.workload;
   const Gpu& gpu = c_.gpus[gpu_index];
   const double capacity = gpu.memory_bytes;
@@ -222,10 +225,13 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
       w.grad_checkpointing = true;
       steps.push_back(w);
     }
-    // 8-bit states save memory only where the optimizer holds much: a full
-    // fine-tune (an adapter's states are a few hundred MB at most).
-    if (w.optimizer == Optimizer::adamw && w.method == Method::full) {
-      w.optimizer = Optimizer::adamw_8bit;
+    // Before the smaller micro-batch: it costs no step time (the kernel is
+    // if anything faster). A fused cross-entropy (Liger, flash-attn's xentropy): the same loss
+    // without the fp32 logits, so the same numbers (memory.cpp,
+    // logit_element_bytes); only a language model's loss has logits to save.
+    if (w.loss == Loss::standard &&
+        (q_.model.kind == ModelKind::decoder || q_.model.kind == ModelKind::encoder_decoder)) {
+      w.loss = Loss::fused;
       steps.push_back(w);
     }
     for (int d : smaller_divisors(base.micro_batch)) {
@@ -236,6 +242,14 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
       w.micro_batch = d;
       steps.push_back(w);
       if (!base.grad_checkpointing) batch_first.push_back(b);
+    }
+    // 8-bit states save memory only where the optimizer holds much: a full
+    // fine-tune (an adapter's states are a few hundred MB at most). They move
+    // the numbers (Dettmers et al. 2022 report parity, not identity), so
+    // they come last and only where the stage allows it.
+    if (changes == FitChanges::any && w.optimizer == Optimizer::adamw && w.method == Method::full) {
+      w.optimizer = Optimizer::adamw_8bit;
+      steps.push_back(w);
     }
   }
 
@@ -312,8 +326,7 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
 
   FitChoice out;
   out.count = count;
-  const std::vector<Option>& pool = !comfortable.empty() ? comfortable : tight;
-  if (pool.empty()) {
+  if (comfortable.empty() && tight.empty()) {
     // Nothing fits: the request's workload as given, for the figures gpus[]
     // shows (the planner skips the count and reads none of them).
     Workload w = base;
@@ -326,20 +339,48 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
     }
     return out;
   }
-  // The fastest option by the time model, ties to the earlier (fewer changes).
-  size_t pick = 0;
-  std::vector<Throughput> speeds;
-  speeds.reserve(pool.size());
-  for (size_t i = 0; i < pool.size(); ++i) {
-    speeds.push_back(pool.size() == 1 ? Throughput{} : estimate_throughput(q_.model, pool[i].workload, gpu, count));
-    if (i > 0 && speeds[i].samples_per_s > speeds[pick].samples_per_s * (1 + kSpeedTieFraction)) pick = i;
-  }
+  // The fastest option of a pool by the time model, ties to the earlier (fewer changes).
+  auto fastest = [&](const std::vector<Option>& pool, Throughput& speed) {
+    size_t pick = 0;
+    std::vector<Throughput> speeds;
+    speeds.reserve(pool.size());
+    for (size_t i = 0; i < pool.size(); ++i) {
+      speeds.push_back(estimate_throughput(q_.model, pool[i].workload, gpu, count));
+      if (i > 0 && speeds[i].samples_per_s > speeds[pick].samples_per_s * (1 + kSpeedTieFraction)) pick = i;
+    }
+    speed = speeds[pick];
+    return pick;
+  };
+  const std::vector<Option>& pool = !comfortable.empty() ? comfortable : tight;
+  const size_t pick = fastest(pool, out.throughput);
   out.fit = pool[pick].fit;
   out.workload = pool[pick].workload;
   out.memory = &memory_of(out.workload);
-  out.throughput = pool.size() == 1 ? estimate_throughput(q_.model, out.workload, gpu, count) : speeds[pick];
   if (q_.data) out.hours = job_hours(q_.model, out.workload, *q_.data, out.throughput);
-  // What changed, as the request spells it.
+  // A tight option faster than the comfortable one (a DDP that only just
+  // fits beside a ZeRO-3 that communicates every layer): the planner prices
+  // both and its choice rule weighs the headroom against the time.
+  if (!comfortable.empty() && !tight.empty()) {
+    Throughput t;
+    const size_t k = fastest(tight, t);
+    if (t.samples_per_s > out.throughput.samples_per_s * (1 + kSpeedTieFraction)) {
+      FitChoice other;
+      other.count = count;
+      other.fit = tight[k].fit;
+      other.workload = tight[k].workload;
+      other.memory = &memory_of(other.workload);
+      other.throughput = t;
+      if (q_.data) other.hours = job_hours(q_.model, other.workload, *q_.data, t);
+      describe_changes(other, w0);
+      out.faster_tight.push_back(std::move(other));
+    }
+  }
+  describe_changes(out, w0);
+  return out;
+}
+
+// What changed, as the request spells it.
+static void describe_changes(FitChoice& out, const Workload& w0) {
   const Workload& w = out.workload;
   if (w.grad_checkpointing != w0.grad_checkpointing)
     out.changes.push_back({"workload.grad_checkpointing", "true"});
@@ -348,8 +389,9 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
     out.changes.push_back({"workload.micro_batch", std::to_string(w.micro_batch)});
     out.changes.push_back({"workload.grad_accumulation", std::to_string(w.grad_accumulation)});
   }
+  if (w.loss != w0.loss) out.changes.push_back({"workload.loss", "\"fused\""});
   if (w.cpu_offload != w0.cpu_offload) out.changes.push_back({"workload.cpu_offload", "true"});
-  return out;
+  out.alters_results = w.optimizer != w0.optimizer || w.precision != w0.precision;
 }
 
 }  // namespace gpuplan
