@@ -201,7 +201,12 @@ FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
     if (!(split == Sharding::zero3 && tensor_parallel_decode(w0) && !tensor_parallel_divides(q_.model, count)))
       shardings.push_back(split);  // inference: weights split over several cards
   } else if (w0.sharding_requested) {
-    shardings.push_back(count == 1 && w0.sharding == Sharding::ddp ? Sharding::none : w0.sharding);
+    // A "ddp" request on one GPU reads as none (request.cpp); on several it
+    // is DDP again, and is named so.
+    Sharding kept = w0.sharding;
+    if (count == 1 && kept == Sharding::ddp) kept = Sharding::none;
+    if (count > 1 && kept == Sharding::none) kept = Sharding::ddp;
+    shardings.push_back(kept);
   } else if (count == 1) {
     shardings.push_back(Sharding::none);
   } else {

@@ -42,6 +42,9 @@ inline constexpr double kRightSizeFactor = 3;
 // judgement, stated once, never fitted to a case.
 inline constexpr double kTieFraction = 0.10;
 inline constexpr double kTieCny = 20;
+// The absolute part of the band is at most this fraction of the cheapest
+// plan: 20 CNY is small change on a 300 CNY plan, not on a 2 CNY one.
+inline constexpr double kTieCnyMaxFraction = 0.25;
 // Upload time above which the user is warned.
 inline constexpr double kLongUploadHours = 2;
 // Pareto points listed in the response (the set is thinned evenly beyond it).

@@ -45,12 +45,11 @@ void Planner::fit_gpus() {
     if (need_bytes_ <= capacity && (smallest_catalog_fit_bytes_ == 0 || capacity < smallest_catalog_fit_bytes_))
       smallest_catalog_fit_bytes_ = capacity;
     if (!used[i] || q_.hardware) continue;
-    // The smallest card that holds the job on its own, comfortably (the
-    // right-size rule's yardstick), with the changes the planner may make;
-    // not by moving the optimizer to host memory: that card runs the step at
-    // host speed (a Llama 8B full fine-tune on a 24 GB card, ~12 x slower than
-    // an 80 GB card), so it must not rule the 80 GB cards out.
-    const FitChoice& one = e_.fit(i, 1, true);
+    // The smallest card that holds the job on its own, comfortably, as the
+    // request writes it (the right-size preference's yardstick): a card that
+    // holds it only with changes that slow every step must not make the card
+    // that runs it as written look oversized.
+    const FitChoice& one = e_.fit(i, 1, false);
     if (std::max(1, q_.workload.gpus) == 1 && one.fit == Fit::comfortable && !one.workload.cpu_offload &&
         (smallest_fit_bytes_ == 0 || capacity < smallest_fit_bytes_))
       smallest_fit_bytes_ = capacity;
@@ -122,6 +121,10 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
     const Platform& p = *o.platform;
     const RentalTerms terms = rental_terms(p, o.billing, o.price, o.storage_per_gb_month);
     const int machine = std::max(1, p.machine_max_gpus);
+    // Debugging is a loop of fix and rerun at the desk: an off-peak price
+    // that runs only at night and at weekends does not serve it, whatever it
+    // costs (unless the student asks for that billing).
+    if (debug && o.billing == Billing::off_peak && q_.prefs.billing.empty()) continue;
     int fewest = 0;
     for (int n : counts(gpu, p)) {
       if (fewest > 0 && q_.hardware) break;
@@ -318,6 +321,7 @@ struct PlanPoint {
   double wall = 0;     // stages one after another, uploads included
   int tight = 0;       // stages that fit only inside the headroom
   int alters = 0;      // stages with a change that moves the results
+  int oversized = 0;   // stages on a card of kRightSizeFactor times the memory the job needs (seed 003's trap)
   uint64_t platforms = 0;  // the platforms it uploads the data to (bit per offer platform)
   std::vector<uint16_t> pick;  // per stage, an index into its front
 };
@@ -353,8 +357,11 @@ void keep_front(std::vector<PlanPoint>& points) {
 //  2. stay within the budget: only plans within it; if none is, the cheapest;
 //  3. among what is left, plans within the tie band of the cheapest (the
 //     larger of kTieFraction of it and kTieCny, never past the budget) cost
-//     the same; of those, the fewest stages with a result-moving change, then
-//     the fewest tight fits, then the shortest wall time, then the cheapest.
+//     the same (the absolute part at most kTieCnyMaxFraction of the
+//     cheapest: a few yuan on a small job, never a doubling); of those, the fewest
+//     stages with a result-moving change, then the fewest tight fits, then
+//     the fewest oversized cards (seed 003: an 80 GB card for a 24 GB job),
+//     then the shortest wall time, then the cheapest.
 // Each step only narrows the set, and a looser deadline or a larger budget
 // only adds plans to it, so neither ever yields a plan its tighter twin beats.
 size_t choose_by_rule(const std::vector<PlanPoint>& front, double deadline_hours, std::optional<double> budget,
@@ -371,14 +378,14 @@ size_t choose_by_rule(const std::vector<PlanPoint>& front, double deadline_hours
     pool.swap(within);
   }
   const double cheapest = front[pool.front()].cost;
-  double top = cheapest + std::max(kTieFraction * cheapest, tie_band_abs);
+  double top = cheapest + std::max(kTieFraction * cheapest, std::min(tie_band_abs, kTieCnyMaxFraction * cheapest));
   if (budget) top = std::min(top, *budget);
   size_t best = pool.front();
   for (size_t i : pool) {
     const PlanPoint& c = front[i];
     if (c.cost > top + 1e-9) break;
     const PlanPoint& b = front[best];
-    const auto key = [](const PlanPoint& p) { return std::make_tuple(p.alters, p.tight, p.wall, p.cost); };
+    const auto key = [](const PlanPoint& p) { return std::make_tuple(p.alters, p.tight, p.oversized, p.wall, p.cost); };
     if (key(c) < key(b)) best = i;
   }
   return best;
@@ -409,6 +416,8 @@ void Planner::choose_plan(PlanResult& r, const std::vector<std::vector<Candidate
         n.platforms |= bit;
         n.tight += c.tight;
         n.alters += c.alters;
+        n.oversized += smallest_fit_bytes_ > 0 &&
+                       c_.gpus[offers_[size_t(c.offer)].gpu].memory_bytes >= kRightSizeFactor * smallest_fit_bytes_;
         n.pick.push_back(uint16_t(k));
         next.push_back(std::move(n));
       }
@@ -471,7 +480,12 @@ Category Planner::classify(const PlanResult& r) const {
     if (sp.feasible && (!main || sp.stage == Stage::formal)) main = &sp;
   if (!main) return r.category;
   const StageOption& o = main->chosen;
-  if (o.gpus_per_run > 1) return Category::multi_gpu;
+  const Candidate& c = chosen_[size_t(main - r.stages.data())];
+  // Several cards where one holds the job are for speed at about the same
+  // cost (the tie band): the experiment is still the kind one card makes it.
+  if (o.gpus_per_run > 1 &&
+      (c.fewest > 1 || e_.fit(offers_[size_t(c.offer)].gpu, c.fewest, c.changes).hours > kMultiGpuAfterHours))
+    return Category::multi_gpu;
   const Gpu* gpu = c_.find_gpu(o.gpu);
   if (gpu && gpu->segment == Segment::consumer) return Category::single_gpu_small;
   return Category::single_gpu_large;
