@@ -420,7 +420,8 @@ TEST(PlannerFit, ATightSingleCardIsAValidFlaggedPlan) {
 TEST(PlannerFit, TheDoctorListsWhatThePlanDoes) {
   auto r = run(nlohmann::json::parse(R"({"locale":"en","model":{"preset":"qwen2.5-7b"},
     "workload":{"mode":"train","method":"full","micro_batch":4,"seq_len":2048},
-    "hardware":{"gpu":"a100-sxm4-80g","count":2},"data":{"samples":2000},"stages":[{"stage":"formal","runs":1}]})"));
+    "hardware":{"gpu":"a100-sxm4-80g","count":2},"data":{"samples":2000},"stages":[{"stage":"formal","runs":1}],
+    "prefs":{"scope":"global"}})"));
   ASSERT_TRUE(r.contains("oom_doctor")) << r.dump().substr(0, 300);
   ASSERT_FALSE(r["oom_doctor"]["fits"].get<bool>());
   const auto& s = stage_of(r, "formal");

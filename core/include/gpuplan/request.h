@@ -246,7 +246,7 @@ struct Prefs {
   double upload_mbps = 100;            // the user's upload bandwidth, 10^6 bit/s
   int group_size = 1;                  // people sharing one rented 8-GPU machine
   // cn: platforms billing in CNY (Chinese marketplaces and clouds, campus);
-  // global: every platform. Default: cn under zh-CN, global otherwise.
+  // global: every platform. Default: cn in every locale (contract v1.2).
   Scope scope = Scope::cn;
 };
 

@@ -305,6 +305,11 @@ void Planner::warnings(PlanResult& r) {
       warn("package_price_as_hourly", {p.platform->name.in(q_.locale), gpu_name, money(p.price), r.currency,
                                        name_of(p.billing), hours_text(used), money(p.price * billed / used)});
     }
+    // Seed 004 §3.1: a reclaimed spot run is lost unless it resumes from a
+    // checkpoint. Every spot plan says so, with the interval it is priced at.
+    if (o.billing == Billing::spot && o.spot)
+      warn("spot_interruptions", {platform, fixed(o.spot->interruptions_per_hour * 24, 1),
+                                  fixed(std::max(1.0, o.spot->checkpoint_interval_hours * 60), 0)});
     if (o.billing == Billing::spot && r.deadline_hours > 0 &&
         (q_.prefs.deadline_days <= 7 || r.wall_hours > 0.5 * r.deadline_hours))
       warn("spot_near_deadline", {duration_text(r.deadline_hours, q_.locale)});
