@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
@@ -69,6 +70,23 @@ std::string run_time_text(double hours, Locale locale);
 std::string sharding_label(Sharding s);
 // Gigabytes with the digits that keep a small disk from reading "0 GB".
 std::string gb_text(double gb);
+
+// One way to run the whole plan: a point of each stage's front.
+struct PlanPoint {
+  double cost = 0;
+  double wall = 0;         // stages one after another, uploads included
+  int tight = 0;           // stages that fit only inside the headroom
+  int alters = 0;          // stages with a change that moves the results
+  int oversized = 0;       // stages on a card of kRightSizeFactor times the memory the job needs (seed 003's trap)
+  uint64_t platforms = 0;  // the platforms it uploads the data to (a bit per catalog platform)
+  std::vector<uint16_t> pick;  // per stage, an index into its front
+};
+// Keeps the plans no other beats on both cost and wall time, cheapest first.
+void keep_front(std::vector<PlanPoint>& points);
+// The choice rule (planner_search.cpp; docs/api.md, "How the planner decides"):
+// the index in `front` (kept by keep_front) of the plan to rent.
+size_t choose_by_rule(const std::vector<PlanPoint>& front, double deadline_hours, std::optional<double> budget,
+                      double tie_band_abs);
 
 // One candidate, small and index-based: thousands are built per stage.
 struct Candidate {

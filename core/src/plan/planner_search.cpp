@@ -315,17 +315,6 @@ void Planner::list_options(const std::vector<Candidate>& full, StagePlan& out) {
 
 namespace {
 
-// One way to run the whole plan: a point of each stage's front.
-struct PlanPoint {
-  double cost = 0;
-  double wall = 0;     // stages one after another, uploads included
-  int tight = 0;       // stages that fit only inside the headroom
-  int alters = 0;      // stages with a change that moves the results
-  int oversized = 0;   // stages on a card of kRightSizeFactor times the memory the job needs (seed 003's trap)
-  uint64_t platforms = 0;  // the platforms it uploads the data to (bit per offer platform)
-  std::vector<uint16_t> pick;  // per stage, an index into its front
-};
-
 // Orders plan points: cheaper, then faster, then fewer result-moving changes
 // and tight fits; then the pick, so that the order is total and the CLI and
 // the wasm build (whose std::sort differ on ties) agree.
@@ -337,6 +326,7 @@ bool cheaper(const PlanPoint& a, const PlanPoint& b) {
   return a.pick < b.pick;
 }
 
+}  // namespace
 // Keeps the plans no other beats on both cost and wall time, cheapest first.
 void keep_front(std::vector<PlanPoint>& points) {
   std::sort(points.begin(), points.end(), cheaper);
@@ -349,6 +339,7 @@ void keep_front(std::vector<PlanPoint>& points) {
     }
   points.swap(front);
 }
+
 
 // The choice rule, the one place a plan is chosen (docs/api.md, "How the
 // planner decides"). `front`: the plans no other beats on both cost and wall
@@ -390,8 +381,6 @@ size_t choose_by_rule(const std::vector<PlanPoint>& front, double deadline_hours
   }
   return best;
 }
-
-}  // namespace
 
 // The plan from the stages' fronts: every combination of their points (kept
 // to the joint front as it grows, so a handful of stages stays cheap), then

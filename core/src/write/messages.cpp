@@ -130,6 +130,8 @@ constexpr Template kTemplates[] = {
      "Cards with {0} GiB or more are left out by default: the job would not use them."},
     {"plan.why.multi_gpu", "最少的卡数每次需要约 {0}；用 {1} 张卡快得多（扩展效率约 {2}%），花费相差无几或为赶截止日期。",
      "The fewest cards would need about {0} per run; {1} GPUs are much faster (scaling efficiency about {2}%) for about the same cost, or for the deadline."},
+    {"plan.why.science", "科学计算：{0} ×{1}（{2}），每次约 {3}，共 {4} 次；速度按基准卡 {6} 的测量值乘以限制资源的峰值之比（约 {5}×）换算。",
+     "Scientific computing: {0} ×{1} on {2}, about {3} a run, {4} runs; the speed is the baseline {6}'s measured rate times the ratio of the limiting resource's peaks (about {5}×)."},
     {"plan.why.tie_band", "比最便宜的选项多花 {0} {1}（在 10% 或 20 元的容差内），但每阶段从约 {2} 缩短到约 {3}，或显存更宽裕。",
      "It costs {0} {1} more than the cheapest option (within the 10 % or 20 CNY tie band) but takes about {3} instead of {2}, or has more memory headroom."},
     {"plan.why.multi_gpu_cheaper", "最少的卡数每次需要约 {0}，{1} 张卡总花费反而更低（扩展效率约 {2}%）。",
