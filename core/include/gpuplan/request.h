@@ -143,6 +143,10 @@ struct Workload {
   bool optimizer_in_backward = false;  // step each parameter inside backward: gradients never all resident
   bool activation_offload = false;     // saved activations (checkpoints) copied to host memory
   int grad_accumulation = 1;           // micro-batches per optimizer step: > 1 keeps gradients through forward
+  // Cards one machine carries where the job runs (catalog `machines.max_gpus`,
+  // set by the evaluator from the platforms that sell the card): collectives
+  // beyond it cross the network. Not a request field.
+  int machine_gpus = 8;
   // Objectives (docs/objectives.md): DPO counts micro_batch in preference
   // pairs; GRPO / PPO in completions per GPU (TRL per_device_train_batch_size),
   // with seq_len the prompt length and rl.completion_len generated after it.

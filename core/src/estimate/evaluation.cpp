@@ -7,7 +7,20 @@
 namespace gpuplan {
 
 Evaluator::Evaluator(const Request& request, const Catalog& catalog)
-    : q_(request), c_(catalog), speed_(catalog.gpus.size()), choices_(catalog.gpus.size()) {}
+    : q_(request), c_(catalog), speed_(catalog.gpus.size()), choices_(catalog.gpus.size()),
+      machine_gpus_(catalog.gpus.size(), 0) {
+  // The largest machine a platform sells of each card (catalog
+  // `machines.max_gpus`: Vast.ai's 10-card hosts): counts up to it run inside
+  // one machine; only beyond it do collectives cross the network.
+  for (const Platform& p : catalog.platforms)
+    for (const Offer& o : p.offers)
+      if (const Gpu* g = catalog.find_gpu(o.gpu)) {
+        int& m = machine_gpus_[size_t(g - catalog.gpus.data())];
+        m = std::max(m, p.machine_max_gpus);
+      }
+  for (int& m : machine_gpus_)
+    if (m <= 0) m = Workload{}.machine_gpus;  // a card no platform sells: the common 8-card node
+}
 
 const char* fit_name(Fit f) {
   switch (f) {
@@ -62,6 +75,7 @@ const Evaluator::Speed& Evaluator::speed(size_t gpu_index, int count) {
   for (const auto& s : list)
     if (s.count == count) return s;
   Workload w = workload_at(count);
+  w.machine_gpus = machine_gpus_[gpu_index];
   Speed s{count, estimate_throughput(q_.model, w, c_.gpus[gpu_index], count), 0};
   if (q_.data) s.hours = job_hours(q_.model, w, *q_.data, s.throughput);
   list.push_back(s);
@@ -221,6 +235,7 @@ FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
   // Goyal et al. 2017). The time model chooses among what each order finds.
   Workload base = train ? w0 : workload_at(count);
   base.gpus = count;
+  base.machine_gpus = machine_gpus_[gpu_index];
   // (The second order stops at micro-batch 1: the first order's later steps
   // add the memory savers to the smaller batches.)
   std::vector<Workload> steps{base}, batch_first{base};

@@ -149,6 +149,7 @@ class Evaluator {
     FitChoice choice;
   };
   std::vector<std::deque<Choice>> choices_;  // per catalog GPU
+  std::vector<int> machine_gpus_;            // per catalog GPU: the largest machine sold
   FitChoice search(size_t gpu_index, int count, FitChanges may_change);
 
 };
