@@ -338,7 +338,9 @@ const std::vector<std::pair<nlohmann::json, nlohmann::json>>& generated_plans() 
 
 TEST(ChoiceRule, NoChosenStageIsBeatenByAnOptionItsResponseLists) {
   int checked = 0;
-  for (const auto& [request, r] : generated_plans()) {
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
     ASSERT_TRUE(r.contains("plan")) << request.dump();
     for (const auto& s : r["plan"]["stages"]) {
       if (!s.value("feasible", false)) continue;
@@ -359,7 +361,9 @@ TEST(ChoiceRule, NoChosenStageIsBeatenByAnOptionItsResponseLists) {
 // Formal and revision runs are the paper's numbers: their optimizer and
 // precision stay the request's.
 TEST(ChoiceRule, FormalAndRevisionKeepTheOptimizerAndPrecision) {
-  for (const auto& [request, r] : generated_plans()) {
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
     for (const auto& s : r["plan"]["stages"]) {
       if (!s.value("feasible", false) || s["stage"] == "debug") continue;
       auto check = [&](const nlohmann::json& o) {
@@ -378,7 +382,9 @@ TEST(ChoiceRule, FormalAndRevisionKeepTheOptimizerAndPrecision) {
 // English gives the same cards, platforms and figures.
 TEST(ChoiceRule, TheLocaleChangesOnlyTheLanguage) {
   int i = 0;
-  for (const auto& [request, r] : generated_plans()) {
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
     if (i++ % 4 != 0) continue;  // 125 of them: each needs a second plan
     nlohmann::json other = request;
     other["locale"] = request.value("locale", "zh-CN") == "en" ? "zh-CN" : "en";
@@ -399,7 +405,9 @@ TEST(ChoiceRule, TheLocaleChangesOnlyTheLanguage) {
 // A looser deadline never costs more than a tighter one whose plan also meets it.
 TEST(ChoiceRule, ALooserDeadlineNeverCostsMore) {
   int compared = 0, i = 0;
-  for (const auto& [request, r] : generated_plans()) {
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
     if (i++ % 4 != 1 || !all_feasible(r)) continue;
     const double wall = r["plan"]["wall_hours"].get<double>();
     if (!(wall > 0)) continue;
@@ -424,7 +432,9 @@ TEST(ChoiceRule, ALooserDeadlineNeverCostsMore) {
 // within it, a met deadline stays met, and the plan is never both dearer and slower.
 TEST(ChoiceRule, ALargerBudgetNeverGivesAWorsePlan) {
   int compared = 0, i = 0;
-  for (const auto& [request, r] : generated_plans()) {
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
     if (i++ % 4 != 2 || !all_feasible(r)) continue;
     const double cost = r["plan"]["total_cost"].get<double>();
     nlohmann::json small = request, large = request;
@@ -460,7 +470,9 @@ double cheapest_total(const nlohmann::json& r) {
 
 TEST(ChoiceRule, MoreDataNeverCostsLess) {
   int compared = 0, i = 0;
-  for (const auto& [request, r] : generated_plans()) {
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
     if (i++ % 4 != 3 || !all_feasible(r)) continue;
     for (double factor : {1.05, 2.0}) {
       nlohmann::json more = request;
