@@ -111,6 +111,16 @@ void check_stage(const std::string& name, const nlohmann::json& want, const nloh
     for (const auto& v : want[field]) allowed.push_back(v.get<std::string>());
     expect_one_of(at + "." + field, allowed, got.value(field, nlohmann::json()));
   }
+  // Fields the stage must not change (a formal run's optimizer): on the
+  // stage and on each of its alternatives.
+  for (const auto& field : want.value("keeps", nlohmann::json::array())) {
+    auto check = [&](const nlohmann::json& o, const std::string& where) {
+      for (const auto& ch : o.value("workload_changes", nlohmann::json::array()))
+        EXPECT_NE(ch.value("field", ""), field.get<std::string>()) << where << ": changes " << field;
+    };
+    check(got, at);
+    for (const auto& a : got.value("alternatives", nlohmann::json::array())) check(a, at + ".alternatives");
+  }
   const Platform* p = got.contains("platform") ? embedded_catalog().find_platform(got["platform"].get<std::string>()) : nullptr;
   if (want.contains("platform_kind")) {
     std::vector<std::string> allowed;

@@ -82,8 +82,13 @@ TEST(PlannerFit, RequestedShardingIsKept) {
     const int n = s["gpus_per_run"];
     EXPECT_EQ(s["sharding"], n == 1 ? "none" : "ddp") << s.dump();
   }
-  // A job one card holds well within three days runs on one card.
-  EXPECT_EQ(stage_of(r, "formal")["gpus_per_run"], 1) << stage_of(r, "formal")["why"];
+  // More cards only at about the cost of the cheapest plan (the tie band).
+  double cheapest = 0;
+  for (const auto& s : r["plan"]["stages"])
+    for (const auto& a : s["alternatives"])
+      if (a["kind"] == "cheapest") cheapest += a["cost"].get<double>();
+  EXPECT_LE(r["plan"]["total_cost"].get<double>(),
+            cheapest + std::max(0.1 * cheapest, std::min(20.0, 0.25 * cheapest)) + 1e-9);
 }
 
 // Where sharding is free, the least communication that fits: DDP when it
@@ -250,8 +255,9 @@ TEST(PlannerFit, AnOffloadedFitRulesNoCardOutAndMoreCardsMayCostLess) {
   for (const auto& a : f["alternatives"])
     if (a["kind"] == "cheapest") cheapest = a["cost"];
   ASSERT_GT(cheapest, 0);
-  // The cheapest option, or a comfortable one within the tight preference.
-  EXPECT_LE(f["cost"].get<double>(), cheapest * 1.1 + 1e-9) << f.dump().substr(0, 600);
+  // The cheapest option, or a faster or comfortable one within the tie band.
+  EXPECT_LE(f["cost"].get<double>(), cheapest + std::max(0.1 * cheapest, std::min(20.0, 0.25 * cheapest)) + 1e-9)
+      << f.dump().substr(0, 600);
   EXPECT_LT(f["run_hours"].get<double>(), 12) << f["why"];
 }
 
@@ -297,24 +303,24 @@ TEST(PlannerFit, OffloadIsNeverParameterOffload) {
 }
 
 // Recomputation is not always the cheapest change: BERT-large at micro-batch
-// 32 x 512 on a 24 GB card fits by halving the micro-batch (two accumulation
+// 48 x 512 on a 24 GB card (at 32 it fits as written, tightly) fits by halving the micro-batch (two accumulation
 // steps, the same optimizer steps) without the recomputed forward pass, and
 // that runs faster than checkpointing at 32 (the walk of 2026-12-02: 4.5
 // against 5.8 h). The planner takes the faster of the two, by the time model.
 TEST(PlannerFit, ASmallerMicroBatchBeatsRecomputationWhereItIsFaster) {
   auto q = nlohmann::json::parse(R"({"locale":"en","model":{"preset":"bert-large"},
-    "workload":{"mode":"train","method":"full","micro_batch":32,"seq_len":512},
+    "workload":{"mode":"train","method":"full","micro_batch":48,"seq_len":512},
     "data":{"samples":400000,"epochs":1},"hardware":{"gpu":"rtx-4090","count":1},
     "stages":[{"stage":"formal","runs":1}]})");
   const auto r = run(q);
   const auto& f = stage_of(r, "formal");
   ASSERT_TRUE(f["feasible"].get<bool>()) << r["warnings"].dump();
-  int micro = 32;
+  int micro = 48;
   for (const auto& ch : f["workload_changes"]) {
     EXPECT_NE(ch["field"], "workload.grad_checkpointing") << f.dump().substr(0, 400);
     if (ch["field"] == "workload.micro_batch") micro = ch["value"];
   }
-  ASSERT_LT(micro, 32) << f.dump().substr(0, 400);
+  ASSERT_LT(micro, 48) << f.dump().substr(0, 400);
   // Each order's answer as a request of its own, measured by the same model.
   auto hours_of = [&](nlohmann::json w) {
     auto one = q;
@@ -324,7 +330,7 @@ TEST(PlannerFit, ASmallerMicroBatchBeatsRecomputationWhereItIsFaster) {
     EXPECT_NE(a["gpus"][0]["fit"], "no") << w.dump();
     return a["gpus"][0]["hours"].get<double>();
   };
-  const double batch_first = hours_of({{"micro_batch", micro}, {"grad_accumulation", 32 / micro}});
+  const double batch_first = hours_of({{"micro_batch", micro}, {"grad_accumulation", 48 / micro}});
   const double recompute = hours_of({{"grad_checkpointing", true}});
   EXPECT_LT(batch_first, recompute);
   EXPECT_NEAR(f["run_hours"].get<double>(), batch_first, 1e-6 * batch_first);
@@ -414,7 +420,8 @@ TEST(PlannerFit, ATightSingleCardIsAValidFlaggedPlan) {
 TEST(PlannerFit, TheDoctorListsWhatThePlanDoes) {
   auto r = run(nlohmann::json::parse(R"({"locale":"en","model":{"preset":"qwen2.5-7b"},
     "workload":{"mode":"train","method":"full","micro_batch":4,"seq_len":2048},
-    "hardware":{"gpu":"a100-sxm4-80g","count":2},"data":{"samples":2000},"stages":[{"stage":"formal","runs":1}]})"));
+    "hardware":{"gpu":"a100-sxm4-80g","count":2},"data":{"samples":2000},"stages":[{"stage":"formal","runs":1}],
+    "prefs":{"scope":"global"}})"));
   ASSERT_TRUE(r.contains("oom_doctor")) << r.dump().substr(0, 300);
   ASSERT_FALSE(r["oom_doctor"]["fits"].get<bool>());
   const auto& s = stage_of(r, "formal");

@@ -2,10 +2,11 @@
 // each seed rule is tested against prices and cards chosen to exercise it
 // (the embedded catalog's figures change as sources are found). Properties:
 // more runs never cost less, spot's expected cost against on-demand, stage
-// costs summing to the total. Seed rules: debug on consumer cards by the hour
-// and at most 20 % of the budget, formal on the cheapest card that fits and
-// never an 80 GB card for a 24 GB job, multi-GPU only past three days or a
-// deadline, revision on cheaper cards with packed seed runs.
+// costs summing to the total. The choice rule: the cheapest plan or a faster
+// or more comfortable one within the tie band, an oversized card only where
+// it wins on the front, more cards where they cost about the same, the
+// deadline bought; seed rules: debug at most 20 % of the budget, revision
+// with packed seed runs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -114,6 +115,13 @@ const nlohmann::json& stage(const nlohmann::json& r, const std::string& id) {
   static const nlohmann::json none;
   ADD_FAILURE() << "no stage " << id;
   return none;
+}
+
+// The top of the choice rule's tie band over a cheapest plan of `cheapest`
+// CNY (docs/api.md, "How the planner decides"): 10 % of it, or 20 CNY but at
+// most a quarter of it, whichever is larger.
+double tie_band_top(double cheapest) {
+  return cheapest + std::max(0.10 * cheapest, std::min(20.0, 0.25 * cheapest)) + 1e-9;
 }
 
 bool has_warning(const nlohmann::json& r, const std::string& code) {
@@ -286,32 +294,42 @@ TEST(Planner, DebugAboveTwentyPercentOfTheBudgetIsFlagged) {
   EXPECT_TRUE(has_warning(r, "debug_over_share")) << r["warnings"].dump();
 }
 
-TEST(Planner, FormalTakesTheCheapestCardThatFits) {
-  auto r = run_plan(small_request());
+// One stage: the cheapest option, or one within the tie band of it that is
+// faster or has the headroom; never one a listed option beats on both.
+TEST(Planner, FormalTakesTheCheapestOrAFasterOneWithinTheTieBand) {
+  auto q = small_request();
+  q["stages"] = nlohmann::json::array({{{"stage", "formal"}, {"runs", 1}}});
+  auto r = run_plan(q);
   const auto& f = stage(r, "formal");
-  EXPECT_EQ(f["gpu"], "c24") << f.dump();
-  // No option in the listed Pareto set on a right-sized card is cheaper.
+  double cheapest = 0;
+  for (const auto& a : f["alternatives"])
+    if (a["kind"] == "cheapest") cheapest = a["cost"];
+  ASSERT_GT(cheapest, 0);
+  EXPECT_LE(f["cost"].get<double>(), tie_band_top(cheapest)) << f.dump().substr(0, 400);
+  for (const auto& o : f["pareto"]) {
+    const bool beats = o["cost"].get<double>() < f["cost"].get<double>() - 1e-9 &&
+                       o["wall_hours"].get<double>() < f["wall_hours"].get<double>() - 1e-9;
+    EXPECT_FALSE(beats) << o.dump();
+  }
+  // Within the band, the faster: no listed option within it is faster.
   for (const auto& o : f["pareto"])
-    if (o["gpu"] == "c24") {
-      EXPECT_GE(o["cost"].get<double>(), f["cost"].get<double>() * (1 - 0.006));
+    if (o["cost"].get<double>() <= tie_band_top(cheapest) && o["wall_hours"].get<double>() < f["wall_hours"].get<double>() - 1e-9) {
+      ADD_FAILURE() << "a faster option within the band: " << o.dump() << " against " << f.dump().substr(0, 300);
     }
 }
 
-TEST(Planner, FormalNeverPicksAn80GBCardForA24GBJob) {
-  // Even when the 80 GB card is the cheaper one per job, the default stays on
-  // the right-sized card (seed 003), and the cheaper big card is offered as an
-  // alternative.
+// Seed 003's "an A100 for a 7B job" is a preference inside the tie band, not a
+// veto: where the 80 GB card is both cheaper and faster (priced at 1 CNY an
+// hour here), the plan takes it and warns that the card is bigger than the job.
+TEST(Planner, AnOversizedCardThatIsCheaperAndFasterIsTakenAndWarned) {
   auto cat = test_catalog();
   for (auto& o : cat["platforms"][0]["offers"])
     if (o["gpu"] == "d80") o["per_gpu_hour"] = {{"low", 1}, {"typical", 1}, {"high", 1}};
   Catalog c = catalog_from(cat);
   auto r = run_plan(small_request(), c);
   const auto& f = stage(r, "formal");
-  EXPECT_NE(f["gpu"], "d80");
-  bool big_alternative = false;
-  for (const auto& a : f["alternatives"]) big_alternative |= a["gpu"] == "d80";
-  EXPECT_TRUE(big_alternative) << f["alternatives"].dump();
-  EXPECT_FALSE(has_warning(r, "big_card_small_job"));
+  EXPECT_EQ(f["gpu"], "d80") << f.dump().substr(0, 400);
+  EXPECT_TRUE(has_warning(r, "big_card_small_job"));
 }
 
 TEST(Planner, BigCardForSmallJobIsWarned) {
@@ -320,16 +338,16 @@ TEST(Planner, BigCardForSmallJobIsWarned) {
   EXPECT_TRUE(has_warning(run_plan(q), "big_card_small_job"));
 }
 
-TEST(Planner, MultiGpuOnlyWhenOneCardNeedsMoreThanThreeDays) {
+// More cards than hold the job where they cost about the same and finish
+// sooner; the reason says how well they scale. Weeks of work on one card go
+// to several.
+TEST(Planner, MoreCardsWhereTheyCostAboutTheSameAndFinishSooner) {
   auto q = small_request();
   q["stages"] = nlohmann::json::array({{{"stage", "formal"}, {"runs", 1}}});
-  auto quick = stage(run_plan(q), "formal");
-  ASSERT_LT(quick["run_hours"].get<double>(), 72);
-  EXPECT_EQ(quick["gpus_per_run"], 1);
-  // Enough data that one card needs weeks.
   q["data"] = {{"samples", 20000 * 200}, {"epochs", 2}};
   auto slow = stage(run_plan(q), "formal");
-  EXPECT_GT(slow["gpus_per_run"].get<int>(), 1) << slow.dump();
+  EXPECT_GT(slow["gpus_per_run"].get<int>(), 1) << slow.dump().substr(0, 400);
+  EXPECT_LT(slow["run_hours"].get<double>(), 72) << slow.dump().substr(0, 400);
   EXPECT_NE(slow["why"].get<std::string>().find("scaling efficiency"), std::string::npos) << slow["why"];
 }
 
@@ -338,10 +356,10 @@ TEST(Planner, DeadlineBuysSpeedAndNeverLowersCost) {
   q["data"] = {{"samples", 200000}, {"epochs", 3}};
   auto relaxed = run_plan(q)["plan"];
   double wall = relaxed["wall_hours"].get<double>();
-  ASSERT_GT(wall, 48);
-  q["prefs"] = {{"deadline_days", std::floor(wall / 24 / 2)}};
+  ASSERT_GT(wall, 1);
+  q["prefs"] = {{"deadline_days", wall / 24 / 2}};
   auto rushed = run_plan(q);
-  EXPECT_LE(rushed["plan"]["wall_hours"].get<double>(), rushed["plan"]["deadline_hours"].get<double>()) << rushed["plan"].dump();
+  EXPECT_LE(rushed["plan"]["wall_hours"].get<double>(), rushed["plan"]["deadline_hours"].get<double>() + 1e-9) << rushed["plan"].dump().substr(0, 400);
   EXPECT_TRUE(rushed["plan"]["meets_deadline"].get<bool>());
   EXPECT_GE(rushed["plan"]["total_cost"].get<double>(), relaxed["total_cost"].get<double>() - 1e-9);
   // An impossible deadline is reported, not hidden.
@@ -376,7 +394,9 @@ TEST(Planner, RevisionPacksSeedRunsOnAMultiGpuInstanceWhereCheaper) {
   auto q = small_request();
   q["stages"] = nlohmann::json::array({{{"stage", "revision"}, {"runs", 1}}});
   q["prefs"] = {{"platforms", {"cld"}}, {"dataset_gb", 100}};
-  double probe = stage(run_plan(q), "revision")["run_hours"].get<double>();
+  auto one_card = q;
+  one_card["hardware"] = {{"gpu", "c24"}, {"count", 1}};
+  double probe = stage(run_plan(one_card), "revision")["run_hours"].get<double>();
   q["data"]["samples"] = q["data"]["samples"].get<double>() * 0.7 / probe;
   q["stages"][0]["runs"] = 4;
   auto s = stage(run_plan(q), "revision");
@@ -655,8 +675,9 @@ TEST(Planner, CategoryFollowsTheFourKinds) {
   EXPECT_EQ(run_plan(infer)["plan"]["category"], "inference-eval");
 
   // The kind is the plan's (its main stage's card, count and time): an 8B
-  // LoRA that a 24 GB card holds at a smaller micro-batch is the small kind,
-  // the same on one 80 GB card is the large one.
+  // LoRA that a 24 GB card holds at a smaller micro-batch is the small kind
+  // (on one such card, or on several of them for speed), the same on one
+  // 80 GB card is the large one.
   auto large = small_request();
   large["model"]["preset"] = "mid-8b";
   large["workload"] = {{"method", "lora"}, {"micro_batch", 4}, {"seq_len", 2048}, {"grad_checkpointing", true}};

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/memory.h"
@@ -300,5 +302,192 @@ TEST(PlanProperties, NoFigureNegativeWhereNegativeMeansNothing) {
   }
 }
 
+
+// ---------------------------------------------------------------- the choice rule
+// Properties of the choice rule (docs/api.md, "How the planner decides") over
+// a generated set of 500 planned requests of every kind: three stages, some
+// with a deadline or a budget.
+
+nlohmann::json planned(RandomRequests& gen) {
+  nlohmann::json request = gen.next();
+  request["workload"].erase("gpus");
+  request["workload"].erase("sharding");
+  request["workload"]["cpu_offload"] = false;
+  if (!request.contains("data")) request["data"] = {{"samples", 2000 + gen.below(50000)}, {"epochs", 1 + gen.below(3)}};
+  request["stages"] = {{{"stage", "debug"}, {"runs", 1 + gen.below(3)}, {"data_fraction", 0.1}},
+                       {{"stage", "formal"}, {"runs", 1 + gen.below(6)}},
+                       {{"stage", "revision"}, {"runs", gen.below(3)}}};
+  return request;
+}
+
+bool all_feasible(const nlohmann::json& r) { return r.contains("plan") && r["plan"].value("feasible", false); }
+
+// The generated set, planned once and shared by the properties below.
+const std::vector<std::pair<nlohmann::json, nlohmann::json>>& generated_plans() {
+  static const auto plans = [] {
+    std::vector<std::pair<nlohmann::json, nlohmann::json>> out;
+    RandomRequests gen(20261203);
+    for (int i = 0; i < 500; ++i) {
+      nlohmann::json request = planned(gen);
+      out.emplace_back(request, run(request));
+    }
+    return out;
+  }();
+  return plans;
+}
+
+TEST(ChoiceRule, NoChosenStageIsBeatenByAnOptionItsResponseLists) {
+  int checked = 0;
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
+    ASSERT_TRUE(r.contains("plan")) << request.dump();
+    for (const auto& s : r["plan"]["stages"]) {
+      if (!s.value("feasible", false)) continue;
+      ++checked;
+      const double cost = s["cost"].get<double>() + s.value("credit", 0.0), wall = s["wall_hours"].get<double>();
+      auto check = [&](const nlohmann::json& o) {
+        const bool beats = o["cost"].get<double>() < cost * (1 - 1e-9) - 1e-9 && o["wall_hours"].get<double>() < wall * (1 - 1e-9) - 1e-9;
+        EXPECT_FALSE(beats) << "stage " << s["stage"] << " " << s["gpu"] << " " << cost << " CNY " << wall
+                            << " h beaten by " << o.dump() << " in " << request.dump();
+      };
+      for (const auto& a : s["alternatives"]) check(a);
+      for (const auto& p : s["pareto"]) check(p);
+    }
+  }
+  EXPECT_GT(checked, 500);
+}
+
+// Formal and revision runs are the paper's numbers: their optimizer and
+// precision stay the request's.
+TEST(ChoiceRule, FormalAndRevisionKeepTheOptimizerAndPrecision) {
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
+    for (const auto& s : r["plan"]["stages"]) {
+      if (!s.value("feasible", false) || s["stage"] == "debug") continue;
+      auto check = [&](const nlohmann::json& o) {
+        for (const auto& ch : o.value("workload_changes", nlohmann::json::array())) {
+          EXPECT_NE(ch["field"], "workload.optimizer") << s["stage"] << " " << request.dump();
+          EXPECT_NE(ch["field"], "workload.precision") << s["stage"] << " " << request.dump();
+        }
+      };
+      check(s);
+      for (const auto& a : s["alternatives"]) check(a);
+    }
+  }
+}
+
+// The language changes only the language: the same request in zh-CN and in
+// English gives the same cards, platforms and figures.
+TEST(ChoiceRule, TheLocaleChangesOnlyTheLanguage) {
+  int i = 0;
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
+    if (i++ % 4 != 0) continue;  // 125 of them: each needs a second plan
+    nlohmann::json other = request;
+    other["locale"] = request.value("locale", "zh-CN") == "en" ? "zh-CN" : "en";
+    const nlohmann::json o = run(other);
+    ASSERT_TRUE(o.contains("plan"));
+    EXPECT_EQ(o["plan"]["total_cost"], r["plan"]["total_cost"]) << request.dump();
+    ASSERT_EQ(o["plan"]["stages"].size(), r["plan"]["stages"].size());
+    for (size_t k = 0; k < r["plan"]["stages"].size(); ++k) {
+      const auto& a = r["plan"]["stages"][k];
+      const auto& b = o["plan"]["stages"][k];
+      EXPECT_EQ(a.value("gpu", ""), b.value("gpu", "")) << request.dump();
+      EXPECT_EQ(a.value("platform", ""), b.value("platform", "")) << request.dump();
+      EXPECT_EQ(a.value("count", 0), b.value("count", 0)) << request.dump();
+    }
+  }
+}
+
+// A looser deadline never costs more than a tighter one whose plan also meets it.
+TEST(ChoiceRule, ALooserDeadlineNeverCostsMore) {
+  int compared = 0, i = 0;
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
+    if (i++ % 4 != 1 || !all_feasible(r)) continue;
+    const double wall = r["plan"]["wall_hours"].get<double>();
+    if (!(wall > 0)) continue;
+    nlohmann::json tight = request, loose = request;
+    tight["prefs"]["deadline_days"] = wall / 24 * 0.5;
+    loose["prefs"]["deadline_days"] = wall / 24 * 0.8;
+    const nlohmann::json t = run(tight), l = run(loose);
+    if (!all_feasible(t) || !t["plan"]["meets_deadline"].get<bool>()) continue;
+    ++compared;
+    EXPECT_TRUE(l["plan"]["meets_deadline"].get<bool>()) << request.dump();
+    EXPECT_LE(l["plan"]["total_cost"].get<double>(), t["plan"]["total_cost"].get<double>() * (1 + 1e-9) + 1e-9)
+        << "deadline " << loose["prefs"]["deadline_days"] << " d costs more than " << tight["prefs"]["deadline_days"]
+        << " d: " << request.dump();
+    // And no deadline at all never costs more than either.
+    EXPECT_LE(r["plan"]["total_cost"].get<double>(), l["plan"]["total_cost"].get<double>() * (1 + 1e-9) + 1e-9)
+        << request.dump();
+  }
+  EXPECT_GT(compared, 20);
+}
+
+// A larger budget never gives a worse plan: what was within budget stays
+// within it, a met deadline stays met, and the plan is never both dearer and slower.
+TEST(ChoiceRule, ALargerBudgetNeverGivesAWorsePlan) {
+  int compared = 0, i = 0;
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
+    if (i++ % 4 != 2 || !all_feasible(r)) continue;
+    const double cost = r["plan"]["total_cost"].get<double>();
+    nlohmann::json small = request, large = request;
+    small["budget"] = {{"amount", cost * 0.9}, {"currency", "CNY"}};
+    large["budget"] = {{"amount", cost * 1.5}, {"currency", "CNY"}};
+    const nlohmann::json a = run(small), b = run(large);
+    if (!all_feasible(a) || !all_feasible(b)) continue;
+    ++compared;
+    if (a["plan"]["within_budget"].get<bool>()) EXPECT_TRUE(b["plan"]["within_budget"].get<bool>()) << request.dump();
+    const bool worse = b["plan"]["total_cost"].get<double>() > a["plan"]["total_cost"].get<double>() * (1 + 1e-9) + 1e-9 &&
+                       b["plan"]["wall_hours"].get<double>() > a["plan"]["wall_hours"].get<double>() * (1 + 1e-9) + 1e-9;
+    EXPECT_FALSE(worse) << "budget " << cost * 1.5 << " gives a dearer and slower plan than " << cost * 0.9 << ": "
+                        << request.dump();
+    // The budget changes the choice: under a budget below the plan, the plan
+    // is the cheapest the rule allows.
+    EXPECT_LE(a["plan"]["total_cost"].get<double>(), cost * (1 + 1e-9) + 1e-9) << request.dump();
+  }
+  EXPECT_GT(compared, 20);
+}
+
+// More data never costs less: the cheapest plan for more data never costs
+// less than the cheapest for less, and the chosen plan never less than the
+// chosen one for less data by more than the tie band (within the band the
+// rule may trade a faster option for a cheaper one as the data grows, when
+// the faster one's lead in price grows past the band: docs/api.md).
+double cheapest_total(const nlohmann::json& r) {
+  double sum = 0;
+  for (const auto& s : r["plan"]["stages"])
+    for (const auto& a : s.value("alternatives", nlohmann::json::array()))
+      if (a["kind"] == "cheapest") sum += a["cost"].get<double>();
+  return sum;
+}
+
+TEST(ChoiceRule, MoreDataNeverCostsLess) {
+  int compared = 0, i = 0;
+  for (const auto& item : generated_plans()) {
+    const nlohmann::json& request = item.first;  // (no structured binding: lambdas capture it)
+    const nlohmann::json& r = item.second;
+    if (i++ % 4 != 3 || !all_feasible(r)) continue;
+    for (double factor : {1.05, 2.0}) {
+      nlohmann::json more = request;
+      more["data"]["samples"] = int64_t(std::ceil(request["data"]["samples"].get<double>() * factor));
+      const nlohmann::json m = run(more);
+      if (!all_feasible(m)) continue;
+      ++compared;
+      const double low = cheapest_total(r);
+      EXPECT_GE(cheapest_total(m), low * (1 - 1e-9) - 1e-9) << "x" << factor << " data: cheapest plan costs less: " << request.dump();
+      const double band = std::max(0.10 * low, std::min(20.0, 0.25 * low));
+      EXPECT_GE(m["plan"]["total_cost"].get<double>(), r["plan"]["total_cost"].get<double>() - band - 1e-9)
+          << "x" << factor << " data costs less by more than the tie band: " << request.dump();
+    }
+  }
+  EXPECT_GT(compared, 20);
+}
 }  // namespace
 }  // namespace gpuplan::test

@@ -57,6 +57,12 @@ struct StageOption {
   std::string fit = "comfortable";  // "comfortable" or "tight" (the one verdict, evaluation.h)
   double memory_bytes = 0;       // per GPU (what nvidia-smi shows) of one run, workload_changes applied
   Sharding sharding = Sharding::none;
+  // The sharding as the response names it (contract v1.2): the training
+  // names ("none", "ddp", "zero1".."zero3"), and for inference over several
+  // cards what runs: "tensor" (tensor-parallel), "layers" (a layer split,
+  // the cards one after another) or "replicas" (a copy on each card).
+  std::string sharding_name = "none";
+  bool alters_results = false;   // a change that moves the numbers (8-bit optimizer states)
   std::vector<WorkloadChange> workload_changes;  // what the planner changed so that it fits
   bool education_discount = false;
   std::optional<SpotDetail> spot;

@@ -144,6 +144,10 @@ struct Workload {
   bool optimizer_in_backward = false;  // step each parameter inside backward: gradients never all resident
   bool activation_offload = false;     // saved activations (checkpoints) copied to host memory
   int grad_accumulation = 1;           // micro-batches per optimizer step: > 1 keeps gradients through forward
+  // Cards one machine carries where the job runs (catalog `machines.max_gpus`,
+  // set by the evaluator from the platforms that sell the card): collectives
+  // beyond it cross the network. Not a request field.
+  int machine_gpus = 8;
   // Objectives (docs/objectives.md): DPO counts micro_batch in preference
   // pairs; GRPO / PPO in completions per GPU (TRL per_device_train_batch_size),
   // with seq_len the prompt length and rl.completion_len generated after it.
@@ -247,7 +251,7 @@ struct Prefs {
   double upload_mbps = 100;            // the user's upload bandwidth, 10^6 bit/s
   int group_size = 1;                  // people sharing one rented 8-GPU machine
   // cn: platforms billing in CNY (Chinese marketplaces and clouds, campus);
-  // global: every platform. Default: cn under zh-CN, global otherwise.
+  // global: every platform. Default: cn in every locale (contract v1.2).
   Scope scope = Scope::cn;
 };
 

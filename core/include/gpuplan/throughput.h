@@ -12,11 +12,6 @@
 
 namespace gpuplan {
 
-// GPUs in one machine (an 8-GPU HGX / DGX node, the largest rental unit the
-// catalog's platforms sell): collectives beyond it cross the network, and the
-// planner packs and parallelises within it.
-inline constexpr int kGpusPerNode = 8;
-
 // Which unit of the card does the matrix work (docs/time-model.md, "Precision").
 enum class ComputeUnit { fp32_cuda, tf32_tensor, fp16_tensor, bf16_tensor };
 std::string_view compute_unit_name(ComputeUnit unit);  // "fp32", "tf32", "fp16-tensor", "bf16-tensor"

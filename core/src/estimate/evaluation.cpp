@@ -8,7 +8,20 @@
 namespace gpuplan {
 
 Evaluator::Evaluator(const Request& request, const Catalog& catalog)
-    : q_(request), c_(catalog), speed_(catalog.gpus.size()), choices_(catalog.gpus.size()) {}
+    : q_(request), c_(catalog), speed_(catalog.gpus.size()), choices_(catalog.gpus.size()),
+      machine_gpus_(catalog.gpus.size(), 0) {
+  // The largest machine a platform sells of each card (catalog
+  // `machines.max_gpus`: Vast.ai's 10-card hosts): counts up to it run inside
+  // one machine; only beyond it do collectives cross the network.
+  for (const Platform& p : catalog.platforms)
+    for (const Offer& o : p.offers)
+      if (const Gpu* g = catalog.find_gpu(o.gpu)) {
+        int& m = machine_gpus_[size_t(g - catalog.gpus.data())];
+        m = std::max(m, p.machine_max_gpus);
+      }
+  for (int& m : machine_gpus_)
+    if (m <= 0) m = Workload{}.machine_gpus;  // a card no platform sells: the common 8-card node
+}
 
 const char* fit_name(Fit f) {
   switch (f) {
@@ -30,7 +43,7 @@ namespace {
 bool same_shape(const Workload& a, const Workload& b) {
   return a.gpus == b.gpus && a.sharding == b.sharding && a.grad_checkpointing == b.grad_checkpointing &&
          a.optimizer == b.optimizer && a.micro_batch == b.micro_batch && a.grad_accumulation == b.grad_accumulation &&
-         a.cpu_offload == b.cpu_offload;
+         a.cpu_offload == b.cpu_offload && a.loss == b.loss;
 }
 
 }  // namespace
@@ -63,6 +76,7 @@ const Evaluator::Speed& Evaluator::speed(size_t gpu_index, int count) {
   for (const auto& s : list)
     if (s.count == count) return s;
   Workload w = workload_at(count);
+  w.machine_gpus = machine_gpus_[gpu_index];
   Speed s{count, estimate_throughput(q_.model, w, c_.gpus[gpu_index], count), 0};
   if (q_.data) s.hours = job_hours(q_.model, w, *q_.data, s.throughput);
   list.push_back(s);
@@ -139,7 +153,7 @@ int Evaluator::fit_count(size_t gpu_index, double headroom, int first) {
 
 Evaluator::Shape Evaluator::shape_of(const Workload& w) {
   return {w.gpus, int(w.sharding), w.grad_checkpointing, int(w.optimizer), w.micro_batch, w.grad_accumulation,
-          w.cpu_offload};
+          w.cpu_offload, int(w.loss)};
 }
 
 const MemoryEstimate& Evaluator::memory_of(const Workload& w) {
@@ -148,7 +162,7 @@ const MemoryEstimate& Evaluator::memory_of(const Workload& w) {
   return it->second;
 }
 
-const FitChoice& Evaluator::fit(size_t gpu_index, int count, bool may_change) {
+const FitChoice& Evaluator::fit(size_t gpu_index, int count, FitChanges may_change) {
   auto& list = choices_[gpu_index];
   for (const auto& c : list)
     if (c.count == count && c.may_change == may_change) return c.choice;
@@ -185,7 +199,10 @@ bool tensor_parallel_divides(const ModelSpec& m, int count) {
 
 }  // namespace
 
-FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
+static void describe_changes(FitChoice& out, const Workload& w0);
+
+FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
+  const bool may_change = changes != FitChanges::none;
   const Workload& w0 = q_.workload;
   const Gpu& gpu = c_.gpus[gpu_index];
   const double capacity = gpu.memory_bytes;
@@ -199,7 +216,12 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
     if (!(split == Sharding::zero3 && tensor_parallel_decode(w0) && !tensor_parallel_divides(q_.model, count)))
       shardings.push_back(split);  // inference: weights split over several cards
   } else if (w0.sharding_requested) {
-    shardings.push_back(count == 1 && w0.sharding == Sharding::ddp ? Sharding::none : w0.sharding);
+    // A "ddp" request on one GPU reads as none (request.cpp); on several it
+    // is DDP again, and is named so.
+    Sharding kept = w0.sharding;
+    if (count == 1 && kept == Sharding::ddp) kept = Sharding::none;
+    if (count > 1 && kept == Sharding::none) kept = Sharding::ddp;
+    shardings.push_back(kept);
   } else if (count == 1) {
     shardings.push_back(Sharding::none);
   } else {
@@ -214,6 +236,7 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
   // Goyal et al. 2017). The time model chooses among what each order finds.
   Workload base = train ? w0 : workload_at(count);
   base.gpus = count;
+  base.machine_gpus = machine_gpus_[gpu_index];
   // (The second order stops at micro-batch 1: the first order's later steps
   // add the memory savers to the smaller batches.)
   std::vector<Workload> steps{base}, batch_first{base};
@@ -223,10 +246,13 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
       w.grad_checkpointing = true;
       steps.push_back(w);
     }
-    // 8-bit states save memory only where the optimizer holds much: a full
-    // fine-tune (an adapter's states are a few hundred MB at most).
-    if (w.optimizer == Optimizer::adamw && w.method == Method::full) {
-      w.optimizer = Optimizer::adamw_8bit;
+    // Before the smaller micro-batch: it costs no step time (the kernel is
+    // if anything faster). A fused cross-entropy (Liger, flash-attn's xentropy): the same loss
+    // without the fp32 logits, so the same numbers (memory.cpp,
+    // logit_element_bytes); only a language model's loss has logits to save.
+    if (w.loss == Loss::standard &&
+        (q_.model.kind == ModelKind::decoder || q_.model.kind == ModelKind::encoder_decoder)) {
+      w.loss = Loss::fused;
       steps.push_back(w);
     }
     for (int d : smaller_divisors(base.micro_batch)) {
@@ -237,6 +263,14 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
       w.micro_batch = d;
       steps.push_back(w);
       if (!base.grad_checkpointing) batch_first.push_back(b);
+    }
+    // 8-bit states save memory only where the optimizer holds much: a full
+    // fine-tune (an adapter's states are a few hundred MB at most). They move
+    // the numbers (Dettmers et al. 2022 report parity, not identity), so
+    // they come last and only where the stage allows it.
+    if (changes == FitChanges::any && w.optimizer == Optimizer::adamw && w.method == Method::full) {
+      w.optimizer = Optimizer::adamw_8bit;
+      steps.push_back(w);
     }
   }
 
@@ -313,8 +347,7 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
 
   FitChoice out;
   out.count = count;
-  const std::vector<Option>& pool = !comfortable.empty() ? comfortable : tight;
-  if (pool.empty()) {
+  if (comfortable.empty() && tight.empty()) {
     // Nothing fits: the request's workload as given, for the figures gpus[]
     // shows (the planner skips the count and reads none of them).
     Workload w = base;
@@ -327,20 +360,48 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
     }
     return out;
   }
-  // The fastest option by the time model, ties to the earlier (fewer changes).
-  size_t pick = 0;
-  std::vector<Throughput> speeds;
-  speeds.reserve(pool.size());
-  for (size_t i = 0; i < pool.size(); ++i) {
-    speeds.push_back(pool.size() == 1 ? Throughput{} : estimate_throughput(q_.model, pool[i].workload, gpu, count));
-    if (i > 0 && speeds[i].samples_per_s > speeds[pick].samples_per_s * (1 + kSpeedTieFraction)) pick = i;
-  }
+  // The fastest option of a pool by the time model, ties to the earlier (fewer changes).
+  auto fastest = [&](const std::vector<Option>& pool, Throughput& speed) {
+    size_t pick = 0;
+    std::vector<Throughput> speeds;
+    speeds.reserve(pool.size());
+    for (size_t i = 0; i < pool.size(); ++i) {
+      speeds.push_back(estimate_throughput(q_.model, pool[i].workload, gpu, count));
+      if (i > 0 && speeds[i].samples_per_s > speeds[pick].samples_per_s * (1 + kSpeedTieFraction)) pick = i;
+    }
+    speed = speeds[pick];
+    return pick;
+  };
+  const std::vector<Option>& pool = !comfortable.empty() ? comfortable : tight;
+  const size_t pick = fastest(pool, out.throughput);
   out.fit = pool[pick].fit;
   out.workload = pool[pick].workload;
   out.memory = &memory_of(out.workload);
-  out.throughput = pool.size() == 1 ? estimate_throughput(q_.model, out.workload, gpu, count) : speeds[pick];
   if (q_.data) out.hours = job_hours(q_.model, out.workload, *q_.data, out.throughput);
-  // What changed, as the request spells it.
+  // A tight option faster than the comfortable one (a DDP that only just
+  // fits beside a ZeRO-3 that communicates every layer): the planner prices
+  // both and its choice rule weighs the headroom against the time.
+  if (!comfortable.empty() && !tight.empty()) {
+    Throughput t;
+    const size_t k = fastest(tight, t);
+    if (t.samples_per_s > out.throughput.samples_per_s * (1 + kSpeedTieFraction)) {
+      FitChoice other;
+      other.count = count;
+      other.fit = tight[k].fit;
+      other.workload = tight[k].workload;
+      other.memory = &memory_of(other.workload);
+      other.throughput = t;
+      if (q_.data) other.hours = job_hours(q_.model, other.workload, *q_.data, t);
+      describe_changes(other, w0);
+      out.faster_tight.push_back(std::move(other));
+    }
+  }
+  describe_changes(out, w0);
+  return out;
+}
+
+// What changed, as the request spells it.
+static void describe_changes(FitChoice& out, const Workload& w0) {
   const Workload& w = out.workload;
   if (w.grad_checkpointing != w0.grad_checkpointing)
     out.changes.push_back({"workload.grad_checkpointing", "true"});
@@ -349,8 +410,9 @@ FitChoice Evaluator::search(size_t gpu_index, int count, bool may_change) {
     out.changes.push_back({"workload.micro_batch", std::to_string(w.micro_batch)});
     out.changes.push_back({"workload.grad_accumulation", std::to_string(w.grad_accumulation)});
   }
+  if (w.loss != w0.loss) out.changes.push_back({"workload.loss", "\"fused\""});
   if (w.cpu_offload != w0.cpu_offload) out.changes.push_back({"workload.cpu_offload", "true"});
-  return out;
+  out.alters_results = w.optimizer != w0.optimizer || w.precision != w0.precision;
 }
 
 }  // namespace gpuplan

@@ -45,10 +45,21 @@ struct FitChoice {
   const MemoryEstimate* memory = nullptr;  // per GPU (the Evaluator's cache: valid while it lives)
   Throughput throughput;
   double hours = 0;                     // one run over the request's data; 0 without data
+  bool alters_results = false;          // an 8-bit optimizer (or lower precision): the numbers a paper reports move
+  // A faster way that fits only inside the headroom (a tight DDP beside a
+  // comfortable ZeRO-3): the planner weighs both; at most one entry.
+  std::vector<FitChoice> faster_tight;
 };  // one 8-node job: beyond this a student rents a cluster, not cards
 
 // The count after n in the search: every count to 8 (one machine), then doublings.
 inline int next_gpu_count(int n) { return n < 8 ? n + 1 : n * 2; }
+
+// Which workload changes the fit search may make: none (gpus[] shows the
+// request as written), only those that keep the results (recomputation,
+// micro-batch with accumulation, fused loss, ZeRO stages, CPU offload), or
+// also those that move the numbers (8-bit optimizer states): docs/api.md,
+// "Making it fit".
+enum class FitChanges { none = 0, keep_results = 1, any = 2 };
 
 class Evaluator {
  public:
@@ -80,13 +91,19 @@ class Evaluator {
   // else, on several cards, the least communication that fits (ddp, zero1,
   // zero2, zero3), a higher stage only where it needs fewer workload changes
   // than a lower one, the time model choosing among those. With
-  // `may_change`, the workload changes, cumulative and in their order of
-  // cost: gradient checkpointing, 8-bit optimizer states, a smaller
-  // micro-batch with gradient accumulation (the same global batch), and last
-  // CPU offload of the optimizer. A comfortable fit is preferred to a tight
-  // one; the fastest of the options considered wins, ties to the fewest
-  // changes. Never changes what the experiment is (method, model, sequence).
-  const FitChoice& fit(size_t gpu_index, int count, bool may_change);
+  // `changes`, the workload changes, cumulative and in their order of
+  // cost, those that keep the results first: gradient checkpointing, a
+  // smaller micro-batch with gradient accumulation (the same global batch),
+  // a fused cross-entropy loss, then CPU offload of the optimizer where
+  // nothing else fits; only with FitChanges::any, 8-bit optimizer states
+  // after them. A comfortable fit is preferred to a tight one (a faster tight
+  // one is kept in `faster_tight`); the fastest of the options considered
+  // wins, ties to the fewest changes. Never changes what the experiment is
+  // (method, model, sequence).
+  const FitChoice& fit(size_t gpu_index, int count, FitChanges changes);
+  const FitChoice& fit(size_t gpu_index, int count, bool may_change) {
+    return fit(gpu_index, count, may_change ? FitChanges::keep_results : FitChanges::none);
+  }
   // Limits at `count` for the workload a FitChoice runs.
   const FitLimits& limits_for(const FitChoice& choice, double capacity_bytes);
 
@@ -123,16 +140,17 @@ class Evaluator {
   // Memory per workload shape (sharding, changes, count): shared by every card.
   const MemoryEstimate& memory_of(const Workload& w);
   // The fields the fit search varies, as a map key.
-  using Shape = std::tuple<int, int, bool, int, int, int, bool>;
+  using Shape = std::tuple<int, int, bool, int, int, int, bool, int>;
   static Shape shape_of(const Workload& w);
   std::map<Shape, MemoryEstimate> shaped_;  // node-based: references stay valid
   struct Choice {
     int count;
-    bool may_change;
+    FitChanges may_change;
     FitChoice choice;
   };
   std::vector<std::deque<Choice>> choices_;  // per catalog GPU
-  FitChoice search(size_t gpu_index, int count, bool may_change);
+  std::vector<int> machine_gpus_;            // per catalog GPU: the largest machine sold
+  FitChoice search(size_t gpu_index, int count, FitChanges may_change);
 
 };
 

@@ -208,7 +208,7 @@ double pcie_bytes_per_s(int gen) {
   return 63.0e9;
 }
 
-double link_bytes_per_s(const Gpu& g, int n) {
+double link_bytes_per_s(const Gpu& g, int n, int machine_gpus) {
   double intra = g.nvlink_bytes_per_s > 0
                      ? g.nvlink_bytes_per_s / 2 * kNvlinkEfficiency
                      : pcie_bytes_per_s(g.pcie_gen) *
@@ -216,7 +216,7 @@ double link_bytes_per_s(const Gpu& g, int n) {
   // A ring across machines runs at its slowest hop: the network, or the link
   // inside a machine where that is slower (a GeForce host's host-staged PCIe
   // is below 100 Gb/s). Inter-node is never faster than intra-node (issue #13).
-  if (n > kGpusPerNode) return std::min(kInterNodeBytesPerS, intra);
+  if (n > std::max(1, machine_gpus)) return std::min(kInterNodeBytesPerS, intra);
   return intra;
 }
 
@@ -431,7 +431,7 @@ Throughput train_throughput(const ModelSpec& m, const Workload& as_given, const 
   st.gpu_seconds = st.compute_seconds + st.memory_seconds + st.optimizer_seconds + st.kernel_tail_seconds;
   st.host_seconds = k.kernels * kHostSecondsPerKernel;
   const CommunicationBytes bytes = communication_bytes(m, w, k.trainable, n);
-  const double link = link_bytes_per_s(g, n);
+  const double link = link_bytes_per_s(g, n, w.machine_gpus);
   const double reduce_seconds = bytes.per_optimizer_step / link;  // once per optimizer step
   double exposed_reduce = reduce_seconds;
   if (w.sharding != Sharding::zero3 && reduce_seconds > 0) {

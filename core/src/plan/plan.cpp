@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "evaluation.h"
+#include "messages.h"
 #include "gpuplan/pricing.h"
 #include "offers.h"
 #include "science_plan.h"
@@ -81,6 +82,30 @@ GpuResult evaluate(Evaluator& e, size_t gpu_index) {
   return r;
 }
 
+// Per-GPU micro-batches above this are beyond every published recipe for
+// the catalog's models (ResNet-50's large-batch runs use 32-256 per GPU,
+// Goyal et al. 2017; LLM fine-tunes 1-64): such a figure is more likely the
+// dataset size or the global batch typed in the wrong field.
+constexpr int kAbsurdMicroBatch = 4096;
+
+// Inputs the mode ignores, or that are out of any sensible range: said, not
+// planned in silence.
+void input_warnings(const Request& q, Response& out) {
+  const Workload& w = q.workload;
+  if (w.mode == Mode::infer) {
+    std::vector<std::string> ignored;
+    if (w.optimizer != Optimizer::adamw) ignored.push_back("workload.optimizer");
+    if (w.grad_checkpointing) ignored.push_back("workload.grad_checkpointing");
+    if (w.cpu_offload) ignored.push_back("workload.cpu_offload");
+    if (w.grad_accumulation > 1) ignored.push_back("workload.grad_accumulation");
+    for (const auto& field : ignored)
+      out.warnings.push_back({"input_ignored", message(q.locale, "warn.input_ignored", {field})});
+  }
+  if (w.micro_batch > kAbsurdMicroBatch)
+    out.warnings.push_back({"micro_batch_absurd", message(q.locale, "warn.micro_batch_absurd",
+                                                          {std::to_string(w.micro_batch), "512"})});
+}
+
 }  // namespace
 
 Response plan(const Request& q, const Catalog& catalog) {
@@ -90,6 +115,7 @@ Response plan(const Request& q, const Catalog& catalog) {
   Evaluator e(q, catalog);
   out.locale = q.locale;
   for (const auto& w : q.warnings) out.warnings.push_back({w.code, w.message});  // found while reading (params_mismatch)
+  input_warnings(q, out);
   out.memory = estimate_memory(q.model, q.workload);
   out.recommended_bytes = out.memory.total_bytes * (1 + out.headroom);
   const std::string currency = q.budget ? q.budget->currency : "CNY";

@@ -63,12 +63,11 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
     if (!out.empty()) out += " ";
     out += msg(code, args);
   };
-  const FitChoice& choice = e_.fit(offer.gpu, c.gpus_per_run, true);
+  const FitChoice& choice = choice_of(c);
   const std::string need_gib = fixed(o.memory_bytes / kGiB, 1);
   switch (sp.stage) {
     case Stage::debug:
       add("plan.why.debug", {percent(sp.data_fraction), gpu.name, platform, std::to_string(sp.runs), run_time_text(o.run_hours, q_.locale)});
-      if (gpu.segment != Segment::consumer) add("plan.why.debug_no_consumer", {});
       break;
     case Stage::formal:
       add("plan.why.formal", {gpu.name, std::to_string(o.gpus_per_run), platform, run_time_text(o.run_hours, q_.locale), need_gib});
@@ -77,22 +76,14 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
       add("plan.why.revision", {gpu.name, std::to_string(o.gpus_per_run), platform, run_time_text(o.run_hours, q_.locale), need_gib});
       break;
   }
-  if (sp.stage != Stage::debug && smallest_fit_bytes_ > 0 && !q_.hardware) {
-    const double limit = kRightSizeFactor * smallest_fit_bytes_;
-    bool excluded = std::any_of(offers_.begin(), offers_.end(),
-                                [&](const PricedOffer& po) { return c_.gpus[po.gpu].memory_bytes >= limit; });
-    // Only where the plan follows the rule: a deadline or a relaxed policy
-    // may rent one of those cards, and the sentence would then deny it.
-    if (excluded && gpu.memory_bytes < limit) add("plan.why.right_size", {fixed(limit / kGiB, 0)});
-  }
   const int fit = c.fewest;
   if (o.gpus_per_run > fit) {
-    double one = e_.fit(offer.gpu, fit, true).hours * sp.data_fraction;
-    // More cards than hold the job: for the time (seed 003's 72 h, or a
-    // deadline), or because they cost less (candidates(), `fewest_cost`).
-    const bool for_time = one > kMultiGpuAfterHours || q_.prefs.deadline_days > 0;
-    add(for_time ? "plan.why.multi_gpu" : "plan.why.multi_gpu_cheaper", {run_time_text(one, q_.locale), std::to_string(o.gpus_per_run),
-                               percent(choice.throughput.scaling_efficiency)});
+    double one = e_.fit(offer.gpu, fit, c.changes).hours * sp.data_fraction;
+    // More cards than hold the job: cheaper in all (the fewest hold it only
+    // with slow changes), or faster for a cost the choice rule accepts.
+    const double one_cost_hours = one * fit, many_hours = o.run_hours * o.gpus_per_run;
+    add(many_hours < one_cost_hours ? "plan.why.multi_gpu_cheaper" : "plan.why.multi_gpu",
+        {run_time_text(one, q_.locale), std::to_string(o.gpus_per_run), percent(choice.throughput.scaling_efficiency)});
   }
   if (o.gpus_per_run > 1 && q_.workload.mode == Mode::infer) {
     // Inference has no gradients to shard: the cards either split the
@@ -257,11 +248,13 @@ void Planner::group_rental(PlanResult& r) {
   if (member_gpu_hours <= 0) return;
   GroupRentalPlan g;
   g.people = q_.prefs.group_size;
-  g.gpus = kMachineGpus;
+  // The machine the platform sells (seed 004's example is an 8-card A100).
+  const int machine_gpus = std::max(1, rent->platform->machine_max_gpus);
+  g.gpus = machine_gpus;
   g.gpu = main->chosen.gpu;
   g.platform = rent->platform->id;
   g.billing = rent->billing;
-  const double machine_month_gpu_hours = double(kMachineGpus) * kHoursPerMonth;
+  const double machine_month_gpu_hours = double(machine_gpus) * kHoursPerMonth;
   g.group_gpu_hours = g.people * member_gpu_hours;
   g.months = std::max(1.0, std::ceil(g.group_gpu_hours / machine_month_gpu_hours - 1e-9));
   g.utilization = g.group_gpu_hours / (g.months * machine_month_gpu_hours);
@@ -315,6 +308,11 @@ void Planner::warnings(PlanResult& r) {
       warn("package_price_as_hourly", {p.platform->name.in(q_.locale), gpu_name, money(p.price), r.currency,
                                        name_of(p.billing), hours_text(used), money(p.price * billed / used)});
     }
+    // Seed 004 §3.1: a reclaimed spot run is lost unless it resumes from a
+    // checkpoint. Every spot plan says so, with the interval it is priced at.
+    if (o.billing == Billing::spot && o.spot)
+      warn("spot_interruptions", {platform, fixed(o.spot->interruptions_per_hour * 24, 1),
+                                  fixed(std::max(1.0, o.spot->checkpoint_interval_hours * 60), 0)});
     if (o.billing == Billing::spot && r.deadline_hours > 0 &&
         (q_.prefs.deadline_days <= 7 || r.wall_hours > 0.5 * r.deadline_hours))
       warn("spot_near_deadline", {duration_text(r.deadline_hours, q_.locale)});

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
@@ -23,26 +24,28 @@
 namespace gpuplan::planner_detail {
 
 // --- Policy constants, each from the seed articles (/docs/api.md cites them).
-// Seed 003, "多卡并行训练": more GPUs are worth it when one card needs over 3 days.
+// Seed 003, "多卡并行训练": more GPUs are worth it when one card needs over 3
+// days. No longer a rule of the choice (the front decides); the reasons quote it.
 inline constexpr double kMultiGpuAfterHours = 72;
 // Seed 003, "预算分配建议": debugging should not exceed 20 % of the budget.
 inline constexpr double kDebugMaxShare = 0.2;
 // Seed 003: "如果总预算在5000元以内，优先保证核心实验的算力".
 inline constexpr double kSmallBudgetCny = 5000;
-// Seed 003, "常见坑": an A100 for a 7B job wastes the budget. A card with three
-// times the memory of the smallest one that holds the job (80 GB vs 24 GB) is
-// left out of the default choice unless nothing smaller meets the deadline.
+// Seed 003, "常见坑": an A100 for a 7B job wastes the budget. Only a warning
+// now (big_card_small_job): where the big card is also the cheaper or the
+// faster for little more, the front and the tie band below choose it.
 inline constexpr double kRightSizeFactor = 3;
-// A rented multi-GPU machine holds at most 8 cards (one node); packing and
-// data parallelism stay within it, as group rentals do (seed 004).
-inline constexpr int kMachineGpus = kGpusPerNode;  // gpuplan/throughput.h
-// Costs within half a percent are a tie, broken by the shorter wall time.
-inline constexpr double kTieFraction = 0.005;
-// A tight fit (inside the memory headroom) gives way to a comfortable option
-// costing up to 10 % more: about what one out-of-memory restart of a run
-// costs (the setup and the lost part of the run), which the headroom exists
-// to avoid. A judgement, not a fit: docs/api.md ("Making it fit").
-inline constexpr double kTightPreference = 0.10;
+// The choice rule's tie band (choose_by_rule, docs/api.md "How the planner
+// decides"): plans costing at most this much over the cheapest that meets
+// the deadline and the budget count as costing the same, and among them the
+// one with the headroom and the shorter wall time wins. About what one
+// out-of-memory restart or one lost day of a student's work costs: a
+// judgement, stated once, never fitted to a case.
+inline constexpr double kTieFraction = 0.10;
+inline constexpr double kTieCny = 20;
+// The absolute part of the band is at most this fraction of the cheapest
+// plan: 20 CNY is small change on a 300 CNY plan, not on a 2 CNY one.
+inline constexpr double kTieCnyMaxFraction = 0.25;
 // Upload time above which the user is warned.
 inline constexpr double kLongUploadHours = 2;
 // Pareto points listed in the response (the set is thinned evenly beyond it).
@@ -68,6 +71,23 @@ std::string sharding_label(Sharding s);
 // Gigabytes with the digits that keep a small disk from reading "0 GB".
 std::string gb_text(double gb);
 
+// One way to run the whole plan: a point of each stage's front.
+struct PlanPoint {
+  double cost = 0;
+  double wall = 0;         // stages one after another, uploads included
+  int tight = 0;           // stages that fit only inside the headroom
+  int alters = 0;          // stages with a change that moves the results
+  int oversized = 0;       // stages on a card of kRightSizeFactor times the memory the job needs (seed 003's trap)
+  uint64_t platforms = 0;  // the platforms it uploads the data to (a bit per catalog platform)
+  std::vector<uint16_t> pick;  // per stage, an index into its front
+};
+// Keeps the plans no other beats on both cost and wall time, cheapest first.
+void keep_front(std::vector<PlanPoint>& points);
+// The choice rule (planner_search.cpp; docs/api.md, "How the planner decides"):
+// the index in `front` (kept by keep_front) of the plan to rent.
+size_t choose_by_rule(const std::vector<PlanPoint>& front, double deadline_hours, std::optional<double> budget,
+                      double tie_band_abs);
+
 // One candidate, small and index-based: thousands are built per stage.
 struct Candidate {
   int offer = 0;
@@ -83,8 +103,9 @@ struct Candidate {
   double storage_cost = 0;
   double cost = 0;
   bool tight = false;
-  bool policy = true;   // the seeds' stage policy in full
-  bool relaxed = true;  // the policy without its card rules (segment, right size), for when nothing follows it
+  bool alters = false;  // carries a change that moves the results (8-bit optimizer states)
+  FitChanges changes = FitChanges::keep_results;  // what the stage lets the fit search change
+  int variant = 0;      // 0: the fit search's choice; 1: its faster tight option (FitChoice::faster_tight)
   SpotEstimate spot;
   double checkpoint_seconds = 0;
 };
@@ -103,12 +124,13 @@ class Planner {
   std::vector<int> counts(const Gpu& g, const Platform& p) const;
   double checkpoint_bytes();
   std::vector<Candidate> candidates(const StageRequest& s);
-  void choose(const StageRequest& s, const std::vector<Candidate>& all, StagePlan& out, std::vector<Candidate>& front,
-              std::vector<Candidate>& full);
+  void list_options(const std::vector<Candidate>& front, StagePlan& out);
+  void choose_plan(PlanResult& r, const std::vector<std::vector<Candidate>>& fronts);
+  const FitChoice& choice_of(const Candidate& c);
+  FitChanges changes_for(const StageRequest& s) const;
   StageOption to_option(const Candidate& c);
   Category classify();
   Category classify(const PlanResult& r) const;
-  void deadline(PlanResult& r, std::vector<std::vector<Candidate>>& fronts);
   void budget_changes(PlanResult& r);
   void nothing_fits(PlanResult& r);
   void rent_or_buy(PlanResult& r);

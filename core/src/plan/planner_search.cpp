@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <tuple>
 
 #include "gpuplan/memory.h"
 #include "names.h"
@@ -43,12 +45,11 @@ void Planner::fit_gpus() {
     if (need_bytes_ <= capacity && (smallest_catalog_fit_bytes_ == 0 || capacity < smallest_catalog_fit_bytes_))
       smallest_catalog_fit_bytes_ = capacity;
     if (!used[i] || q_.hardware) continue;
-    // The smallest card that holds the job on its own, comfortably (the
-    // right-size rule's yardstick), with the changes the planner may make;
-    // not by moving the optimizer to host memory: that card runs the step at
-    // host speed (a Llama 8B full fine-tune on a 24 GB card, ~12 x slower than
-    // an 80 GB card), so it must not rule the 80 GB cards out.
-    const FitChoice& one = e_.fit(i, 1, true);
+    // The smallest card that holds the job on its own, comfortably, as the
+    // request writes it (the right-size preference's yardstick): a card that
+    // holds it only with changes that slow every step must not make the card
+    // that runs it as written look oversized.
+    const FitChoice& one = e_.fit(i, 1, false);
     if (std::max(1, q_.workload.gpus) == 1 && one.fit == Fit::comfortable && !one.workload.cpu_offload &&
         (smallest_fit_bytes_ == 0 || capacity < smallest_fit_bytes_))
       smallest_fit_bytes_ = capacity;
@@ -89,6 +90,23 @@ double Planner::storage_gb() { return gpuplan::storage_gb(q_, checkpoint_bytes()
 
 // ---------------------------------------------------------------- candidates
 
+// Debug runs test the code, not the paper's numbers: there the fit search may
+// also change what moves the results (8-bit optimizer states). Formal and
+// revision runs keep the request's optimizer and precision.
+FitChanges Planner::changes_for(const StageRequest& s) const {
+  return s.stage == Stage::debug ? FitChanges::any : FitChanges::keep_results;
+}
+
+const FitChoice& Planner::choice_of(const Candidate& c) {
+  const FitChoice& f = e_.fit(offers_[size_t(c.offer)].gpu, c.gpus_per_run, c.changes);
+  return c.variant == 1 && !f.faster_tight.empty() ? f.faster_tight.front() : f;
+}
+
+// Every way to run the stage: each offer (card × platform × billing) at each
+// count its machines sell, with the fit search's way of holding the job
+// there (sharding and workload changes) and, where a tight fit is faster,
+// that one too; runs queued, packed or on separate rentals. No option is
+// vetoed here: choose_plan keeps the front and applies the stated preference.
 std::vector<Candidate> Planner::candidates(const StageRequest& s) {
   std::vector<Candidate> out;
   const int runs = std::max(0, s.runs);
@@ -96,104 +114,84 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
   out.reserve(offers_.size() * 6);
   const double disk_gb = storage_gb();
   const bool debug = s.stage == Stage::debug;
+  const FitChanges allowed = changes_for(s);
   for (size_t oi = 0; oi < offers_.size(); ++oi) {
     const PricedOffer& o = offers_[oi];
     const Gpu& gpu = c_.gpus[o.gpu];
     const Platform& p = *o.platform;
     const RentalTerms terms = rental_terms(p, o.billing, o.price, o.storage_per_gb_month);
     const int machine = std::max(1, p.machine_max_gpus);
-    // Counts: the fewest that fit; more for the main stages, for when one
-    // card is too slow or the deadline is near.
+    // Debugging is a loop of fix and rerun at the desk: an off-peak price
+    // that runs only at night and at weekends does not serve it, whatever it
+    // costs (unless the student asks for that billing).
+    if (debug && o.billing == Billing::off_peak && q_.prefs.billing.empty()) continue;
     int fewest = 0;
-    double single_hours = 0;
-    // The cheapest compute of the stage on the fewest cards of this offer:
-    // more cards follow the policy also where their compute costs less (the
-    // fewest hold the job only with the optimizer in host memory, or with
-    // changes that slow every step more than the extra cards' communication
-    // does). Compute, not the total: a shorter run also holds the data disk
-    // for less time, a saving of cents that must not buy a second card.
-    double fewest_compute = std::numeric_limits<double>::infinity();
     for (int n : counts(gpu, p)) {
-      if (fewest > 0 && (debug || q_.hardware)) break;
-      // Past one machine only where one machine is not enough: the job does
-      // not fit it, a full machine still needs more than three days a run
-      // (seed 003's multi-GPU rule), or a deadline may need the speed.
-      if (fewest > 0 && n > machine && q_.prefs.deadline_days <= 0 &&
-          e_.fit(o.gpu, machine, true).hours * s.data_fraction <= kMultiGpuAfterHours)
-        break;
-      const FitChoice& choice = e_.fit(o.gpu, n, true);
-      if (choice.fit == Fit::no) continue;
-      if (fewest == 0) {
-        fewest = n;
-        single_hours = choice.hours * s.data_fraction;
-      }
-      const double work_hours = choice.hours * s.data_fraction;
-      Candidate base;
-      base.offer = int(oi);
-      base.gpus_per_run = n;
-      base.fewest = fewest;
-      base.tight = choice.fit == Fit::tight;
-      const RunTime t = run_time(terms, work_hours, checkpoint_bytes(), n);
-      if (!t.feasible) continue;
-      base.checkpoint_seconds = t.checkpoint_seconds;
-      base.spot = t.spot;
-      const double run_wall = t.wall_hours, run_billed = t.billed_hours;
-      base.run_hours = run_wall;
-      // The policy: debug keeps to consumer cards; more GPUs than fit only
-      // when one card would need more than three days.
-      // Debug: consumer cards billed by the hour (seed 003), unless the user chose a billing.
-      if (debug) {
-        base.relaxed = o.billing == Billing::on_demand || !q_.prefs.billing.empty();
-        base.policy = base.relaxed && gpu.segment == Segment::consumer;
-      }
-      const bool more_than_needed = n > fewest && single_hours <= kMultiGpuAfterHours;
-      if (!debug && smallest_fit_bytes_ > 0 && gpu.memory_bytes >= kRightSizeFactor * smallest_fit_bytes_)
-        base.policy = false;
+      if (fewest > 0 && q_.hardware) break;
+      const FitChoice& first = e_.fit(o.gpu, n, allowed);
+      if (first.fit == Fit::no) continue;
+      if (fewest == 0) fewest = n;
+      for (int variant = 0; variant <= int(first.faster_tight.size()); ++variant) {
+        const FitChoice& choice = variant == 0 ? first : first.faster_tight.front();
+        const double work_hours = choice.hours * s.data_fraction;
+        Candidate base;
+        base.offer = int(oi);
+        base.gpus_per_run = n;
+        base.fewest = fewest;
+        base.tight = choice.fit == Fit::tight;
+        base.alters = choice.alters_results;
+        base.changes = allowed;
+        base.variant = variant;
+        const RunTime t = run_time(terms, work_hours, checkpoint_bytes(), n);
+        if (!t.feasible) continue;
+        base.checkpoint_seconds = t.checkpoint_seconds;
+        base.spot = t.spot;
+        const double run_wall = t.wall_hours, run_billed = t.billed_hours;
+        base.run_hours = run_wall;
 
-      // Every candidate is priced by the one rental price (gpuplan/pricing.h).
-      auto price = [&](Candidate c, double used_hours_per_instance, double disks) {
-        Rental r;
-        r.gpus = n;
-        r.parallel = c.parallel;
-        r.instances = c.instances;
-        r.used_hours = used_hours_per_instance;
-        r.disk_gb = disk_gb;
-        r.disks = disks;
-        r.disk_hours = c.wall_hours;
-        const RentalCost rc = price_rental(terms, r);
-        c.billed_hours = rc.billed_hours;
-        c.compute_cost = rc.compute_cost;
-        c.storage_cost = rc.storage_cost;
-        c.cost = rc.cost;
-        if (n == fewest) fewest_compute = std::min(fewest_compute, c.compute_cost);
-        if (more_than_needed && !(c.compute_cost < fewest_compute * (1 - kTieFraction))) c.policy = false;
-        out.push_back(c);
-      };
-      if (debug) {
-        // Debug runs are sessions one after another: fix, rerun. Each is a rental.
-        Candidate c = base;
-        c.separate = true;
-        c.instances = runs;
-        c.wall_hours = runs * (kSetupHours + run_wall);
-        price(c, kSetupHours + run_billed, 1);
-        continue;
-      }
-      // Runs queued on one instance, `parallel` at a time (seed 003: seed runs
-      // packed onto one multi-GPU instance, one start and one data transfer).
-      for (int par = 1; par <= runs && n * par <= std::max(n, machine); par *= 2) {
-        Candidate c = base;
-        c.parallel = par;
-        int waves = (runs + par - 1) / par;
-        c.wall_hours = kSetupHours + waves * run_wall;
-        price(c, kSetupHours + waves * run_billed, 1);
-      }
-      // Or one rental per run, all at once.
-      if (runs > 1) {
-        Candidate c = base;
-        c.separate = true;
-        c.instances = runs;
-        c.wall_hours = kSetupHours + run_wall;
-        price(c, kSetupHours + run_billed, runs);
+        // Every candidate is priced by the one rental price (gpuplan/pricing.h).
+        auto price = [&](Candidate c, double used_hours_per_instance, double disks) {
+          Rental r;
+          r.gpus = n;
+          r.parallel = c.parallel;
+          r.instances = c.instances;
+          r.used_hours = used_hours_per_instance;
+          r.disk_gb = disk_gb;
+          r.disks = disks;
+          r.disk_hours = c.wall_hours;
+          const RentalCost rc = price_rental(terms, r);
+          c.billed_hours = rc.billed_hours;
+          c.compute_cost = rc.compute_cost;
+          c.storage_cost = rc.storage_cost;
+          c.cost = rc.cost;
+          out.push_back(c);
+        };
+        if (debug) {
+          // Debug runs are sessions one after another: fix, rerun. Each is a rental.
+          Candidate c = base;
+          c.separate = true;
+          c.instances = runs;
+          c.wall_hours = runs * (kSetupHours + run_wall);
+          price(c, kSetupHours + run_billed, 1);
+          continue;
+        }
+        // Runs queued on one instance, `parallel` at a time (seed 003: seed runs
+        // packed onto one multi-GPU instance, one start and one data transfer).
+        for (int par = 1; par <= runs && n * par <= std::max(n, machine); par *= 2) {
+          Candidate c = base;
+          c.parallel = par;
+          int waves = (runs + par - 1) / par;
+          c.wall_hours = kSetupHours + waves * run_wall;
+          price(c, kSetupHours + waves * run_billed, 1);
+        }
+        // Or one rental per run, all at once.
+        if (runs > 1) {
+          Candidate c = base;
+          c.separate = true;
+          c.instances = runs;
+          c.wall_hours = kSetupHours + run_wall;
+          price(c, kSetupHours + run_billed, runs);
+        }
       }
     }
   }
@@ -202,19 +200,20 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
 namespace {
 
 // Cost versus wall time: the options no other beats on both, cheapest first.
-enum class Filter { policy, relaxed, all };
 
-// Orders candidates by cost, then wall time: sorted once per stage, so each
+// Orders candidates by cost, then wall time: sorted once per stage, so the
 // front below is one sweep.
 void sort_by_cost(std::vector<Candidate>& all) {
   std::vector<uint32_t> order(all.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  // A total order: exact ties fall back to the generation order, so libstdc++
-  // (CLI) and libc++ (wasm), whose std::sort orders equal items differently,
-  // pick the same option — a price must not differ between the CLI and the page.
+  // A total order: exact ties fall back to the headroom, then the generation
+  // order, so libstdc++ (CLI) and libc++ (wasm), whose std::sort orders equal
+  // items differently, pick the same option.
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     if (all[a].cost != all[b].cost) return all[a].cost < all[b].cost;
     if (all[a].wall_hours != all[b].wall_hours) return all[a].wall_hours < all[b].wall_hours;
+    if (all[a].alters != all[b].alters) return !all[a].alters;
+    if (all[a].tight != all[b].tight) return !all[a].tight;
     return a < b;
   });
   std::vector<Candidate> sorted;
@@ -223,27 +222,18 @@ void sort_by_cost(std::vector<Candidate>& all) {
   all.swap(sorted);
 }
 
-// `all` sorted by sort_by_cost.
-std::vector<Candidate> pareto_front(const std::vector<Candidate>& all, Filter filter) {
+// `all` sorted by sort_by_cost: the options no other beats on both cost and
+// wall time (an exact twin is kept once, the one with the headroom first).
+std::vector<Candidate> pareto_front(const std::vector<Candidate>& all) {
   std::vector<Candidate> front;
   double best_wall = std::numeric_limits<double>::infinity();
   for (const auto& c : all) {
-    if (filter != Filter::all && !(filter == Filter::policy ? c.policy : c.relaxed)) continue;
     if (c.wall_hours < best_wall) {
       front.push_back(c);
       best_wall = c.wall_hours;
     }
   }
   return front;
-}
-
-// The cheapest, ties (within kTieFraction) going to the faster.
-const Candidate* cheapest(const std::vector<Candidate>& front) {
-  if (front.empty()) return nullptr;
-  const Candidate* best = &front[0];
-  for (const auto& c : front)
-    if (c.cost <= front[0].cost * (1 + kTieFraction) + 1e-9 && c.wall_hours < best->wall_hours) best = &c;
-  return best;
 }
 
 // Best value: the point minimising relative cost times relative wall time
@@ -284,11 +274,17 @@ StageOption Planner::to_option(const Candidate& c) {
   s.storage_cost = c.storage_cost;
   s.cost = c.cost;
   s.tight_memory = c.tight;
-  const FitChoice& choice = e_.fit(o.gpu, c.gpus_per_run, true);
+  const FitChoice& choice = choice_of(c);
   s.fit = fit_name(choice.fit);
   s.memory_bytes = choice.memory ? choice.memory->total_bytes : 0;
   s.sharding = choice.workload.sharding;
+  s.sharding_name = name_of(s.sharding);
+  if (q_.workload.mode == Mode::infer && c.gpus_per_run > 1)
+    s.sharding_name = s.sharding != Sharding::zero3        ? "replicas"
+                      : tensor_parallel_decode(q_.workload) ? "tensor"
+                                                            : "layers";
   s.workload_changes = choice.changes;
+  s.alters_results = choice.alters_results;
   s.education_discount = o.education;
   if (o.billing == Billing::spot) {
     SpotDetail d;
@@ -303,76 +299,162 @@ StageOption Planner::to_option(const Candidate& c) {
   return s;
 }
 
-void Planner::choose(const StageRequest& s, const std::vector<Candidate>& all, StagePlan& out,
-                     std::vector<Candidate>& front, std::vector<Candidate>& full) {
-  Filter used = Filter::policy;
-  front = pareto_front(all, Filter::policy);
-  bool relaxed = false;
-  if (front.empty()) {
-    used = Filter::relaxed;
-    front = pareto_front(all, Filter::relaxed);
-    relaxed = true;
-  }
-  if (front.empty()) {
-    used = Filter::all;
-    front = pareto_front(all, Filter::all);
-  }
-  full = pareto_front(all, Filter::all);
-  if (front.empty()) return;
-  // Formal and revision: when some option finishes a run within three days,
-  // the slower ones are not the default (seed 003's multi-GPU rule).
-  std::vector<Candidate> pool = front;
-  if (s.stage != Stage::debug) {
-    std::vector<Candidate> quick;
-    for (const auto& c : pool)
-      if (c.run_hours <= kMultiGpuAfterHours) quick.push_back(c);
-    if (!quick.empty() && quick.size() < pool.size()) pool = quick;
-  }
-  const Candidate* pick = cheapest(pool);
-  // A tight fit is valid but preferred less: a comfortable option of the
-  // same kind costing at most kTightPreference more wins over it.
-  if (pick->tight) {
-    const bool quick_only = s.stage != Stage::debug && pick->run_hours <= kMultiGpuAfterHours;
-    for (const auto& c : all) {
-      if (c.cost > pick->cost * (1 + kTightPreference) + 1e-9) break;
-      if (c.tight || (used != Filter::all && !(used == Filter::policy ? c.policy : c.relaxed))) continue;
-      if (quick_only && c.run_hours > kMultiGpuAfterHours) continue;
-      pick = &c;
-      break;
-    }
-  }
+// The stage's listed options, all from its front: none of them beats the
+// chosen option on both cost and wall time, since that one is on the front too.
+void Planner::list_options(const std::vector<Candidate>& full, StagePlan& out) {
+  if (full.empty()) return;
   out.feasible = true;
-  out.chosen = to_option(*pick);
-  chosen_.push_back(*pick);
-  if (const Candidate* c = cheapest(full)) out.alternatives.push_back({"cheapest", to_option(*c)});
+  out.alternatives.push_back({"cheapest", to_option(full.front())});
   out.alternatives.push_back({"fastest", to_option(full.back())});
   if (const Candidate* c = best_value(full)) out.alternatives.push_back({"best-value", to_option(*c)});
   // The listed Pareto set, thinned evenly to a readable size.
   size_t step = std::max<size_t>(1, (full.size() + kParetoListed - 1) / kParetoListed);
   for (size_t i = 0; i < full.size(); i += step) out.pareto.push_back(to_option(full[i]));
   if ((full.size() - 1) % step != 0) out.pareto.push_back(to_option(full.back()));
-  if (relaxed) out.why = msg("plan.why.relaxed") + " ";
+}
+
+namespace {
+
+// Orders plan points: cheaper, then faster, then fewer result-moving changes
+// and tight fits; then the pick, so that the order is total and the CLI and
+// the wasm build (whose std::sort differ on ties) agree.
+bool cheaper(const PlanPoint& a, const PlanPoint& b) {
+  if (a.cost != b.cost) return a.cost < b.cost;
+  if (a.wall != b.wall) return a.wall < b.wall;
+  if (a.alters != b.alters) return a.alters < b.alters;
+  if (a.tight != b.tight) return a.tight < b.tight;
+  return a.pick < b.pick;
+}
+
+}  // namespace
+// Keeps the plans no other beats on both cost and wall time, cheapest first.
+void keep_front(std::vector<PlanPoint>& points) {
+  std::sort(points.begin(), points.end(), cheaper);
+  std::vector<PlanPoint> front;
+  double best_wall = std::numeric_limits<double>::infinity();
+  for (auto& p : points)
+    if (p.wall < best_wall) {
+      best_wall = p.wall;
+      front.push_back(std::move(p));
+    }
+  points.swap(front);
+}
+
+
+// The choice rule, the one place a plan is chosen (docs/api.md, "How the
+// planner decides"). `front`: the plans no other beats on both cost and wall
+// time, cheapest first. In order:
+//  1. meet the deadline: only plans within it; if none is, the fastest;
+//  2. stay within the budget: only plans within it; if none is, the cheapest;
+//  3. among what is left, plans within the tie band of the cheapest (the
+//     larger of kTieFraction of it and kTieCny, never past the budget) cost
+//     the same (the absolute part at most kTieCnyMaxFraction of the
+//     cheapest: a few yuan on a small job, never a doubling); of those, the fewest
+//     stages with a result-moving change, then the fewest tight fits, then
+//     the fewest oversized cards (seed 003: an 80 GB card for a 24 GB job),
+//     then the shortest wall time, then the cheapest.
+// Each step only narrows the set, and a looser deadline or a larger budget
+// only adds plans to it, so neither ever yields a plan its tighter twin beats.
+size_t choose_by_rule(const std::vector<PlanPoint>& front, double deadline_hours, std::optional<double> budget,
+                      double tie_band_abs) {
+  std::vector<size_t> pool;
+  for (size_t i = 0; i < front.size(); ++i)
+    if (deadline_hours <= 0 || front[i].wall <= deadline_hours + 1e-9) pool.push_back(i);
+  if (pool.empty()) return front.size() - 1;  // the front's fastest
+  if (budget) {
+    std::vector<size_t> within;
+    for (size_t i : pool)
+      if (front[i].cost <= *budget + 1e-9) within.push_back(i);
+    if (within.empty()) return pool.front();  // over budget anyway: the cheapest
+    pool.swap(within);
+  }
+  const double cheapest = front[pool.front()].cost;
+  double top = cheapest + std::max(kTieFraction * cheapest, std::min(tie_band_abs, kTieCnyMaxFraction * cheapest));
+  if (budget) top = std::min(top, *budget);
+  size_t best = pool.front();
+  for (size_t i : pool) {
+    const PlanPoint& c = front[i];
+    if (c.cost > top + 1e-9) break;
+    const PlanPoint& b = front[best];
+    const auto key = [](const PlanPoint& p) { return std::make_tuple(p.alters, p.tight, p.oversized, p.wall, p.cost); };
+    if (key(c) < key(b)) best = i;
+  }
+  return best;
+}
+
+// The plan from the stages' fronts: every combination of their points (kept
+// to the joint front as it grows, so a handful of stages stays cheap), then
+// the choice rule.
+void Planner::choose_plan(PlanResult& r, const std::vector<std::vector<Candidate>>& fronts) {
+  const double upload = upload_hours(q_.prefs.dataset_gb, q_.prefs.upload_mbps);
+  std::vector<PlanPoint> points(1);
+  for (size_t i = 0; i < fronts.size(); ++i) {
+    if (fronts[i].empty()) {
+      for (auto& p : points) p.pick.push_back(0);
+      continue;
+    }
+    std::vector<PlanPoint> next;
+    next.reserve(points.size() * fronts[i].size());
+    for (const auto& p : points)
+      for (size_t k = 0; k < fronts[i].size(); ++k) {
+        const Candidate& c = fronts[i][k];
+        PlanPoint n = p;
+        const uint64_t bit = uint64_t(1) << (size_t(offers_[size_t(c.offer)].platform - c_.platforms.data()) % 64);
+        n.cost += c.cost;
+        n.wall += c.wall_hours + ((n.platforms & bit) ? 0 : upload);
+        n.platforms |= bit;
+        n.tight += c.tight;
+        n.alters += c.alters;
+        n.oversized += smallest_fit_bytes_ > 0 &&
+                       c_.gpus[offers_[size_t(c.offer)].gpu].memory_bytes >= kRightSizeFactor * smallest_fit_bytes_;
+        n.pick.push_back(uint16_t(k));
+        next.push_back(std::move(n));
+      }
+    keep_front(next);
+    points.swap(next);
+  }
+  const double band = convert_currency(kTieCny, "CNY", currency_, c_.fx);
+  const size_t best = choose_by_rule(points, r.deadline_hours, r.budget, band);
+  const size_t cheapest = choose_by_rule(points, 0, std::nullopt, 0);
+  const PlanPoint& p = points[best];
+  for (size_t i = 0; i < fronts.size(); ++i) {
+    StagePlan& sp = r.stages[i];
+    if (fronts[i].empty()) {
+      chosen_.push_back(Candidate{});
+      continue;
+    }
+    const Candidate& c = fronts[i][p.pick[i]];
+    chosen_.push_back(c);
+    sp.chosen = to_option(c);
+    const Candidate& low = fronts[i][points[cheapest].pick[i]];
+    // Why this point and not the stage's cheapest: the deadline, or the tie band.
+    if (c.cost > low.cost + 1e-9 && r.deadline_hours > 0 && points[cheapest].wall > r.deadline_hours + 1e-9)
+      sp.why = msg("plan.why.deadline", {duration_text(r.deadline_hours, q_.locale)}) + " ";
+    else if (c.cost > low.cost + 1e-9 && c.wall_hours < low.wall_hours)
+      sp.why = msg("plan.why.tie_band", {money(c.cost - low.cost), currency_, duration_text(low.wall_hours, q_.locale),
+                                         duration_text(c.wall_hours, q_.locale)}) + " ";
+  }
 }
 
 // ---------------------------------------------------------------- category
 
 Category Planner::classify() {
   if (q_.workload.mode == Mode::infer) return Category::inference_eval;
-  // Seed 003's four kinds: a consumer card (≤ 24 GB) holding the job and
-  // finishing a run within a day is the small single-GPU case; any one card
-  // holding it within three days is the large one; otherwise several GPUs.
-  double best_consumer = std::numeric_limits<double>::infinity();
+  // Seed 003's four kinds, by what holds the job: a consumer card (≤ 24 GB)
+  // holding it is the small single-GPU case (a ResNet-50 or a YOLOv8m is a
+  // small model even when ImageNet keeps a card busy for days); any one card
+  // holding it within three days the large one; otherwise several GPUs.
+  bool consumer_holds = false;
   double best_single = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < c_.gpus.size(); ++i) {
     const FitChoice& one = e_.fit(i, 1, true);
     if (one.fit != Fit::comfortable) continue;
-    double h = one.hours;
-    best_single = std::min(best_single, h);
-    if (c_.gpus[i].segment == Segment::consumer) best_consumer = std::min(best_consumer, h);
+    best_single = std::min(best_single, one.hours);
+    if (c_.gpus[i].segment == Segment::consumer) consumer_holds = true;
   }
-  if (best_consumer <= 24) return Category::single_gpu_small;
-  if (best_single <= kMultiGpuAfterHours) return Category::single_gpu_large;
-  return Category::multi_gpu;
+  if (best_single > kMultiGpuAfterHours) return Category::multi_gpu;
+  if (consumer_holds) return Category::single_gpu_small;
+  return Category::single_gpu_large;
 }
 
 // The kind of experiment the plan makes of it: the same four kinds, read from
@@ -387,49 +469,15 @@ Category Planner::classify(const PlanResult& r) const {
     if (sp.feasible && (!main || sp.stage == Stage::formal)) main = &sp;
   if (!main) return r.category;
   const StageOption& o = main->chosen;
-  if (o.gpus_per_run > 1) return Category::multi_gpu;
+  const Candidate& c = chosen_[size_t(main - r.stages.data())];
+  // Several cards where one holds the job are for speed at about the same
+  // cost (the tie band): the experiment is still the kind one card makes it.
+  if (o.gpus_per_run > 1 &&
+      (c.fewest > 1 || e_.fit(offers_[size_t(c.offer)].gpu, c.fewest, c.changes).hours > kMultiGpuAfterHours))
+    return Category::multi_gpu;
   const Gpu* gpu = c_.find_gpu(o.gpu);
-  const double full_run_hours = o.run_hours / std::max(main->data_fraction, 1e-9);
-  if (gpu && gpu->segment == Segment::consumer && full_run_hours <= 24) return Category::single_gpu_small;
+  if (gpu && gpu->segment == Segment::consumer) return Category::single_gpu_small;
   return Category::single_gpu_large;
-}
-
-// ---------------------------------------------------------------- deadline
-
-// Moves stages to faster points of their Pareto fronts, each time the move
-// with the least extra cost per hour saved, until the plan meets the deadline.
-void Planner::deadline(PlanResult& r, std::vector<std::vector<Candidate>>& fronts) {
-  auto total_wall = [&] {
-    double t = 0;
-    for (size_t i = 0; i < chosen_.size(); ++i) t += chosen_[i].wall_hours + r.stages[i].upload_hours;
-    return t;
-  };
-  r.wall_hours = total_wall();
-  if (r.deadline_hours <= 0) return;
-  while (r.wall_hours > r.deadline_hours) {
-    int best_stage = -1;
-    const Candidate* best = nullptr;
-    double best_rate = std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < chosen_.size(); ++i) {
-      for (const auto& c : fronts[i]) {
-        double saved = chosen_[i].wall_hours - c.wall_hours;
-        if (saved <= 1e-9) continue;
-        double rate = (c.cost - chosen_[i].cost) / saved;
-        if (rate < best_rate) {
-          best_rate = rate;
-          best = &c;
-          best_stage = int(i);
-        }
-      }
-    }
-    if (!best) break;
-    chosen_[size_t(best_stage)] = *best;
-    StagePlan& sp = r.stages[size_t(best_stage)];
-    sp.chosen = to_option(*best);
-    sp.why = msg("plan.why.deadline", {duration_text(r.deadline_hours, q_.locale)}) + " ";
-    r.wall_hours = total_wall();
-  }
-  r.meets_deadline = r.wall_hours <= r.deadline_hours + 1e-9;
 }
 
 // ---------------------------------------------------------------- main flow
@@ -445,8 +493,7 @@ PlanResult Planner::run(bool with_changes) {
   r.deadline_hours = q_.prefs.deadline_days * 24;
   if (q_.budget) r.budget = q_.budget->amount;
 
-  std::vector<std::vector<Candidate>> fronts, full_fronts;
-  std::string last_platform;
+  std::vector<std::vector<Candidate>> fronts;
   for (const StageRequest& s : q_.stages) {
     StagePlan sp;
     sp.stage = s.stage;
@@ -454,30 +501,20 @@ PlanResult Planner::run(bool with_changes) {
     sp.data_fraction = s.data_fraction;
     std::vector<Candidate> all = candidates(s);
     sort_by_cost(all);
-    std::vector<Candidate> front, full;
-    choose(s, all, sp, front, full);
-    if (!sp.feasible) chosen_.push_back(Candidate{});
-    // When the policy front cannot meet the deadline, the deadline search
-    // may then use every option.
-    fronts.push_back(std::move(front));
-    full_fronts.push_back(std::move(full));
+    fronts.push_back(pareto_front(all));
+    list_options(fronts.back(), sp);
     r.stages.push_back(std::move(sp));
   }
+  choose_plan(r, fronts);
   // Uploads: the dataset goes up once per platform, before its first stage.
-  auto uploads = [&] {
-    std::vector<std::string> seen;
-    for (auto& sp : r.stages) {
-      sp.upload_hours = 0;
-      if (!sp.feasible) continue;
-      if (std::find(seen.begin(), seen.end(), sp.chosen.platform) != seen.end()) continue;
-      seen.push_back(sp.chosen.platform);
-      sp.upload_hours = upload_hours(q_.prefs.dataset_gb, q_.prefs.upload_mbps);
-    }
-  };
-  uploads();
-  deadline(r, fronts);
-  if (!r.meets_deadline) deadline(r, full_fronts);
-  uploads();
+  std::vector<std::string> seen;
+  for (auto& sp : r.stages) {
+    sp.upload_hours = 0;
+    if (!sp.feasible) continue;
+    if (std::find(seen.begin(), seen.end(), sp.chosen.platform) != seen.end()) continue;
+    seen.push_back(sp.chosen.platform);
+    sp.upload_hours = upload_hours(q_.prefs.dataset_gb, q_.prefs.upload_mbps);
+  }
   r.wall_hours = 0;
   for (size_t i = 0; i < r.stages.size(); ++i) r.wall_hours += r.stages[i].chosen.wall_hours + r.stages[i].upload_hours;
   r.category = classify(r);

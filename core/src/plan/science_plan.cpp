@@ -2,9 +2,15 @@
 
 #include "evaluation.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "gpuplan/pricing.h"
 #include "messages.h"
+#include "names.h"
+#include "offers.h"
+#include "planner_internal.h"
 
 namespace gpuplan {
 namespace {
@@ -16,6 +22,159 @@ constexpr double kFp64StarvedRatio = 1.0 / 8;
 
 // CUDA context only: a science code's own working set is the user's figure.
 constexpr double kCudaContextBytes = 500.0 * 1024 * 1024;
+
+// One way to run a science stage: an offer, runs queued `parallel` at a time.
+struct SciOption {
+  StageOption option;
+  double wall = 0;
+};
+
+// The stages of a science request, planned as training is: every offer of a
+// CUDA card that holds the working set at the baseline's count, runs queued
+// or packed on one machine, the stage's front, then the planner's one choice
+// rule over the plan (planner_detail::choose_by_rule).
+PlanResult plan_science_stages(const Request& q, const Catalog& catalog) {
+  using namespace planner_detail;
+  const ScienceWorkload& w = *q.science;
+  const Gpu& baseline = *catalog.find_gpu(w.baseline.gpu);
+  PlanResult r;
+  r.currency = q.budget ? q.budget->currency : "CNY";
+  if (q.budget) r.budget = q.budget->amount;
+  r.deadline_hours = q.prefs.deadline_days * 24;
+  r.category = w.baseline.count > 1 ? Category::multi_gpu : Category::single_gpu_small;
+  r.category_advice = message(q.locale, std::string("plan.category.") + category_id(r.category));
+  const std::vector<PricedOffer> offers = priced_offers(q, catalog, r.currency);
+  const double need = w.memory_bytes + kCudaContextBytes;
+  const int count = std::max(1, w.baseline.count);
+  const double disk_gb = q.prefs.storage_gb >= 0 ? q.prefs.storage_gb : q.prefs.dataset_gb;
+  std::vector<std::vector<SciOption>> fronts;
+  for (const StageRequest& s : q.stages) {
+    std::vector<SciOption> all;
+    const int runs = std::max(0, s.runs);
+    for (const PricedOffer& o : runs > 0 ? offers : std::vector<PricedOffer>{}) {
+      const Gpu& g = catalog.gpus[o.gpu];
+      if (!g.cuda || science_peak(w, g) <= 0 || fit_verdict(need, g.memory_bytes) == Fit::no) continue;
+      if (!rentable(*o.platform, g, count)) continue;
+      const double speedup = science_speedup(w, baseline, g);
+      const double work = science_hours(w, speedup) * s.data_fraction;
+      if (!(work > 0) || !std::isfinite(work)) continue;
+      const RentalTerms terms = rental_terms(*o.platform, o.billing, o.price, o.storage_per_gb_month);
+      const RunTime t = run_time(terms, work, 0, count);
+      if (!t.feasible) continue;
+      const int machine = std::max(count, o.platform->machine_max_gpus);
+      for (int par = 1; par <= runs && count * par <= machine; par *= 2) {
+        const int waves = (runs + par - 1) / par;
+        Rental rent;
+        rent.gpus = count;
+        rent.parallel = par;
+        rent.used_hours = kSetupHours + waves * t.billed_hours;
+        rent.disk_gb = disk_gb;
+        rent.disk_hours = kSetupHours + waves * t.wall_hours;
+        const RentalCost rc = price_rental(terms, rent);
+        SciOption so;
+        StageOption& op = so.option;
+        op.gpu = g.id;
+        op.platform = o.platform->id;
+        op.billing = o.billing;
+        op.gpus_per_run = count;
+        op.parallel_runs = par;
+        op.count = count * par;
+        op.price_per_gpu_hour = o.price;
+        op.run_hours = t.wall_hours;
+        op.wall_hours = rent.disk_hours;
+        op.hours = rc.billed_hours;
+        op.compute_cost = rc.compute_cost;
+        op.storage_cost = rc.storage_cost;
+        op.cost = rc.cost;
+        op.fit = fit_name(fit_verdict(need, g.memory_bytes));
+        op.tight_memory = op.fit == "tight";
+        op.memory_bytes = need;
+        op.sharding_name = "none";
+        op.education_discount = o.education;
+        so.wall = op.wall_hours;
+        all.push_back(so);
+      }
+    }
+    std::sort(all.begin(), all.end(), [](const SciOption& a, const SciOption& b) {
+      if (a.option.cost != b.option.cost) return a.option.cost < b.option.cost;
+      if (a.wall != b.wall) return a.wall < b.wall;
+      return a.option.gpu + a.option.platform < b.option.gpu + b.option.platform;
+    });
+    std::vector<SciOption> front;
+    double best = std::numeric_limits<double>::infinity();
+    for (auto& o : all)
+      if (o.wall < best) {
+        best = o.wall;
+        front.push_back(o);
+      }
+    StagePlan sp;
+    sp.stage = s.stage;
+    sp.runs = s.runs;
+    sp.data_fraction = s.data_fraction;
+    if (!front.empty()) {
+      sp.feasible = true;
+      sp.alternatives.push_back({"cheapest", front.front().option});
+      sp.alternatives.push_back({"fastest", front.back().option});
+      const size_t step = std::max<size_t>(1, (front.size() + kParetoListed - 1) / kParetoListed);
+      for (size_t i = 0; i < front.size(); i += step) sp.pareto.push_back(front[i].option);
+      if ((front.size() - 1) % step != 0) sp.pareto.push_back(front.back().option);
+    }
+    r.stages.push_back(std::move(sp));
+    fronts.push_back(std::move(front));
+  }
+  // The joint front and the one choice rule, as for training.
+  std::vector<PlanPoint> points(1);
+  for (const auto& f : fronts) {
+    if (f.empty()) {
+      for (auto& p : points) p.pick.push_back(0);
+      continue;
+    }
+    std::vector<PlanPoint> next;
+    for (const auto& p : points)
+      for (size_t k = 0; k < f.size(); ++k) {
+        PlanPoint n = p;
+        n.cost += f[k].option.cost;
+        n.wall += f[k].wall;
+        n.tight += f[k].option.tight_memory;
+        n.pick.push_back(uint16_t(k));
+        next.push_back(std::move(n));
+      }
+    keep_front(next);
+    points.swap(next);
+  }
+  const size_t pick = choose_by_rule(points, r.deadline_hours, r.budget,
+                                     convert_currency(kTieCny, "CNY", r.currency, catalog.fx));
+  for (size_t i = 0; i < r.stages.size(); ++i) {
+    StagePlan& sp = r.stages[i];
+    if (fronts[i].empty()) {
+      if (sp.runs > 0) {
+        r.feasible = false;
+        r.warnings.push_back({"no_option", message(q.locale, "plan.warn.no_option",
+                                                   {message(q.locale, "plan.stage." + std::string(name_of(sp.stage)))})});
+      }
+      continue;
+    }
+    sp.chosen = fronts[i][points[pick].pick[i]].option;
+    const Gpu& g = *catalog.find_gpu(sp.chosen.gpu);
+    const Platform& p = *catalog.find_platform(sp.chosen.platform);
+    sp.why = message(q.locale, "plan.why.science",
+                     {g.name, std::to_string(sp.chosen.gpus_per_run), p.name.in(q.locale),
+                      run_time_text(sp.chosen.run_hours, q.locale), std::to_string(sp.runs),
+                      fixed(science_speedup(w, baseline, g), 2), baseline.name});
+    r.total_cost += sp.chosen.cost;
+    r.wall_hours += sp.chosen.wall_hours;
+  }
+  for (auto& sp : r.stages) sp.share = r.total_cost > 0 && sp.feasible ? sp.chosen.cost / r.total_cost : 0;
+  if (r.budget) r.within_budget = r.feasible && r.total_cost <= *r.budget + 1e-9;
+  if (r.deadline_hours > 0) {
+    r.meets_deadline = r.wall_hours <= r.deadline_hours + 1e-9;
+    if (!r.meets_deadline)
+      r.warnings.push_back({"deadline_missed", message(q.locale, "plan.warn.deadline_missed",
+                                                       {duration_text(r.wall_hours, q.locale),
+                                                        duration_text(r.deadline_hours, q.locale)})});
+  }
+  return r;
+}
 
 }  // namespace
 
@@ -60,6 +219,10 @@ Response plan_science(const Request& q, const Catalog& catalog) {
     out.warnings.push_back({"fp64_consider_cpu", message(q.locale, "warn.fp64_consider_cpu")});
   if (w.kind == ScienceKind::md && w.precision != SciencePrecision::fp64)
     out.warnings.push_back({"md_mixed_precision", message(q.locale, "warn.md_mixed_precision")});
+  if (!q.stages.empty()) {
+    out.plan = plan_science_stages(q, catalog);
+    for (const auto& pw : out.plan->warnings) out.warnings.push_back({pw.code, pw.message});
+  }
   return out;
 }
 

@@ -461,8 +461,9 @@ int read_runs(const Reader& s, Stage stage) {
 
 void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
   Locale l = q.locale;
-  // prefs.scope's default follows the locale (contract v1.1): a zh-CN user rents at home.
-  q.prefs.scope = l == Locale::zh_CN ? Scope::cn : Scope::global;
+  // prefs.scope defaults to cn in every locale (contract v1.2): the locale
+  // changes the language of the answer and nothing else.
+  q.prefs.scope = Scope::cn;
   if (const auto* stages = root.array("stages", kMaxStages)) {
     for (size_t i = 0; i < stages->size(); ++i) {
       Reader s = element(*stages, i, "stages", l, kStageFields);

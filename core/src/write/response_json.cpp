@@ -128,6 +128,21 @@ void write_spot(JsonWriter& w, const SpotDetail& s) {
   w.end_object();
 }
 
+void write_change_value(JsonWriter& w, const std::string& text);
+
+// The option's workload changes (contract v1.1 on the stage, v1.2 on each alternative).
+void write_changes(JsonWriter& w, const StageOption& o) {
+  w.key("workload_changes").begin_array();
+  for (const auto& c : o.workload_changes) {
+    w.begin_object();
+    w.member("field", c.field);
+    w.key("value");
+    write_change_value(w, c.value);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 // An alternative (with its kind) or a Pareto point (kind null): what tells the
 // options apart, so the lists stay short.
 void write_option_brief(JsonWriter& w, const StageOption& o, const std::string* kind) {
@@ -144,6 +159,7 @@ void write_option_brief(JsonWriter& w, const StageOption& o, const std::string* 
   w.member("price_per_gpu_hour", o.price_per_gpu_hour);
   w.member("separate_rentals", o.separate_rentals);
   w.member("wall_hours", o.wall_hours);
+  write_changes(w, o);
   w.end_object();
 }
 
@@ -247,7 +263,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   }
   w.member("runs", s.runs);
   if (f) w.member("separate_rentals", o.separate_rentals);
-  if (f) w.member("sharding", name_of(o.sharding));
+  if (f) w.member("sharding", o.sharding_name);
   w.member("share", s.share);
   if (f && o.spot) {
     w.key("spot");
