@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "cnn_architecture.h"
+#include "diffusion.h"
 #include "gpuplan/model_arithmetic.h"
 #include "largest_fitting.h"
 #include "objective.h"
@@ -455,7 +456,12 @@ MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
     // The largest live set of the forward under no_grad (for a diffusion
     // pipeline also the VAE decode of the final latents), or a tenth of what
     // training saves for a network known only by that figure.
-    double live = layered ? std::max(f->peak_bytes, f->decode_peak_bytes) * b : 0.1 * area_scaled_bytes(m, w) * b;
+    // Under classifier-free guidance the model runs on the conditional and
+    // unconditional latents at once (2b, diffusion.h); the VAE decodes the b
+    // images only.
+    const double model_batch = b * sampling(m, w).passes_per_step();
+    double live = layered ? std::max(f->peak_bytes * model_batch, f->decode_peak_bytes * b)
+                          : 0.1 * area_scaled_bytes(m, w) * b;
     add(e, "activations", live);
     return finish(e);
   }
