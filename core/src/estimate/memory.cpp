@@ -183,6 +183,25 @@ MemoryEstimate finish(MemoryEstimate e) {
   return e;
 }
 
+// llama.cpp (ggml) allocates its weight, KV and compute buffers once, at
+// their exact sizes, through cudaMalloc: no caching allocator rounds or keeps
+// blocks, so there is no allocator reserve. Its process loads no PyTorch,
+// cuBLAS-Lt or cuDNN kernel libraries beside the CUDA context: the bare
+// context with lazy module loading (300-500 MiB, above) and cuBLAS's handle
+// and workspace, which ggml-cuda creates. We take 384 MiB, inside that range
+// (not fitted: no visible case measures it apart).
+constexpr double kGgmlRuntimeBytes = 384 * kMiB;
+
+MemoryEstimate finish_ggml(MemoryEstimate e) {
+  double allocated = 0;
+  for (const auto& c : e.components) allocated += c.bytes;
+  e.allocated_bytes = allocated;
+  e.reserved_bytes = allocated;
+  e.components.push_back({"runtime", kGgmlRuntimeBytes});
+  e.total_bytes = e.reserved_bytes + kGgmlRuntimeBytes;
+  return e;
+}
+
 // --- Training: the state every step holds and the two candidate peaks -------
 
 // What a training step holds, in bytes per GPU.
@@ -533,12 +552,28 @@ MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const 
   const double act = compute_bytes(w.precision == Precision::fp32 ? Precision::fp32 : Precision::bf16_true);
   const double f = double(m.ffn) * std::max(1, m.experts_per_token);
   constexpr double kVllmTokensPerStep = 8192;
-  const double prefill_tokens = w.stack == Stack::vllm ? std::min(b * tokens, kVllmTokensPerStep) : b * tokens;
+  // llama.cpp evaluates a prompt in micro-batches of n_ubatch tokens (512 by
+  // default, common/common.h) and sizes its compute buffer for one: the MLP
+  // intermediates of 512 tokens, and without flash attention the F32 KQ
+  // matrix of those 512 queries against the whole context
+  // (ggml build_attn_mha: kq = mul_mat(k, q), n_kv x n_tokens x n_head).
+  constexpr double kLlamaCppUbatchTokens = 512;
+  const bool llama_cpp = w.stack == Stack::llama_cpp;
+  double prefill_tokens = b * tokens;
+  if (w.stack == Stack::vllm) prefill_tokens = std::min(b * tokens, kVllmTokensPerStep);
+  if (llama_cpp) prefill_tokens = std::min(b * tokens, kLlamaCppUbatchTokens);
   double mlp = prefill_tokens * ((m.gated_mlp ? 3 : 2) * f + 2.0 * m.hidden) * act;
   double scores = w.flash_attention || w.stack == Stack::vllm ? 0 : b * m.heads * tokens * tokens * (4 + act);
-  double logits = m.kind == ModelKind::encoder ? 0 : b * m.vocab * 4;
+  if (llama_cpp && !w.flash_attention) scores = m.heads * prefill_tokens * tokens * 4;
+  // vLLM's memory profile also runs its sampler on max_num_seqs dummy
+  // sequences (256 by default, vllm/engine/arg_utils.py; the worker's
+  // _dummy_sampler_run), fp32 logits over the vocabulary for each: the
+  // reserve it sets aside is at least that, whatever the batch.
+  constexpr double kVllmProfileSequences = 256;
+  const double logit_rows = w.stack == Stack::vllm ? std::max(b, kVllmProfileSequences) : b;
+  double logits = m.kind == ModelKind::encoder ? 0 : logit_rows * m.vocab * 4;
   add(e, "activations", mlp + scores + logits);
-  return finish(e);
+  return llama_cpp ? finish_ggml(e) : finish(e);
 }
 
 }  // namespace
