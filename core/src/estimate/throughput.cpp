@@ -315,6 +315,11 @@ Work cnn_work(const ModelSpec& m, const Workload& w, ComputeUnit unit, double ra
   const double per_pass = is_diffusion_pipeline(m) && cnn_kernels_per_pass(m) > 0 ? cnn_kernels_per_pass(m)
                                                                                    : kCnnKernelsPerPass;
   k.kernels = per_pass * (train ? 3 : 1) * (fused_kernels(m, w) ? kCompiledKernelShare : 1.0);
+  // QLoRA on a diffusion transformer or UNet (diffusers with a
+  // bitsandbytes-NF4 base) dequantizes each linear's weight before every use,
+  // as for a transformer: forward, backward, and the recomputed forward.
+  if (train && w.method == Method::qlora && is_diffusion_pipeline(m))
+    k.memory_seconds += m.params * kQloraDequantBytesPerParam * (w.grad_checkpointing ? 3 : 2) / bandwidth;
   k.trainable = train ? trainable_params(m, w) : 0;
   return k;
 }
