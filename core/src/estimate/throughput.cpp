@@ -14,6 +14,7 @@
 #include "diffusion.h"
 #include "moe.h"
 #include "objective.h"
+#include "step_costs.h"
 #include "vlm.h"
 #include "sustained_rates.h"
 #include "token_counts.h"
@@ -371,6 +372,12 @@ Work transformer_train_work(const ModelSpec& m, const Workload& w, double rate_f
   // whatever its few tokens; where those reads outlast the experts'
   // arithmetic the small GEMMs are bandwidth-bound (the roofline, Williams
   // et al. 2009), and the eager loop launches each expert's kernels.
+  // PEFT's adapter modules and the fp32 cross-entropy (step_costs.h):
+  // separate element-wise kernels in eager stacks, fused away otherwise.
+  if (!fused_kernels(m, w)) {
+    k.memory_seconds += tokens * (lora_adapter_bytes_per_token(m, s, w) + cross_entropy_bytes_per_token(m, w)) / bandwidth;
+    k.kernels += lora_adapter_kernels(m, w);
+  }
   const ExpertLoopWork loop = expert_loop_work(m, s, w, fused_kernels(m, w));
   k.memory_seconds += std::max(0.0, loop.weight_bytes_read / bandwidth -
                                         loop.expert_flops / (rate_flops * size_efficiency(m)));
