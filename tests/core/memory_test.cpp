@@ -143,6 +143,23 @@ TEST(Memory, AServingEnginePrefillsOneStepOfTokens) {
                    2.0 * 2048 * (3 * 18944 + 2 * 3584) * 2 + 256.0 * 152064 * 4);
 }
 
+// vLLM pre-allocates 0.9 of the card whatever the batch needs: the response
+// reports that pool beside the batch's need (docs/api.md).
+TEST(Memory, VllmReportsItsPoolBesideTheBatchsNeed) {
+  nlohmann::json r = run({{"model", {{"preset", "llama-3.1-8b"}}},
+                          {"workload", {{"mode", "infer"}, {"stack", "vllm"}, {"micro_batch", 1}, {"seq_len", 1024}}},
+                          {"hardware", {{"gpu", "a100-sxm4-80g"}, {"count", 1}}}});
+  ASSERT_TRUE(r.contains("gpus")) << r.dump();
+  const auto& g = r["gpus"][0];
+  const double card = embedded_catalog().find_gpu("a100-sxm4-80g")->memory_bytes;
+  EXPECT_NEAR(g["memory_engine_pool_bytes"].get<double>(), 0.9 * card, 1);
+  EXPECT_LT(g["memory_total_bytes"].get<double>(), 0.3 * card);  // the batch needs a fraction of it
+  nlohmann::json eager = run({{"model", {{"preset", "llama-3.1-8b"}}},
+                              {"workload", {{"mode", "infer"}, {"micro_batch", 1}, {"seq_len", 1024}}},
+                              {"hardware", {{"gpu", "a100-sxm4-80g"}, {"count", 1}}}});
+  EXPECT_FALSE(eager["gpus"][0].contains("memory_engine_pool_bytes"));
+}
+
 // llama.cpp allocates exact ggml buffers (no caching-allocator reserve, no
 // PyTorch libraries) and evaluates prompts in 512-token micro-batches: with
 // flash_attention false its F32 KQ matrix is 512 queries x context x heads,

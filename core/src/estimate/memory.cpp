@@ -578,6 +578,11 @@ MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const 
 
 }  // namespace
 
+double engine_pool_bytes(const Workload& w, double card_memory_bytes) {
+  if (w.mode != Mode::infer || w.stack != Stack::vllm || !(card_memory_bytes > 0)) return 0;
+  return kVllmGpuMemoryUtilization * card_memory_bytes;
+}
+
 std::vector<MemoryComponent> allocated_components(const MemoryEstimate& e) {
   std::vector<MemoryComponent> out;
   for (const auto& c : e.components)
