@@ -64,6 +64,7 @@ export interface State {
   micro_batch: number;
   seq_len: number; // 0: the planner's default for the model kind
   image_size: number;
+  steps: number; // diffusion sampling steps; 0: the pipeline's default (the core's)
   grad_checkpointing: boolean;
   flash_attention: boolean;
   lora_rank: number;
@@ -118,6 +119,7 @@ export function defaultState(): State {
     micro_batch: 4,
     seq_len: 2048,
     image_size: 224,
+    steps: 0,
     grad_checkpointing: true,
     flash_attention: true,
     lora_rank: 16,
@@ -183,6 +185,7 @@ const NUMBERS: Record<string, Spec> = {
   micro_batch: { min: 1, max: 65536, int: true },
   seq_len: { min: 0, max: 1 << 24, int: true },
   image_size: { min: 8, max: 16384, int: true },
+  steps: { min: 0, max: 1000, int: true },
   lora_rank: { min: 1, max: 65536, int: true },
   kv_cache_bits: { min: 4, max: 32, int: true },
   gpus: { min: 1, max: 4096, int: true },

@@ -145,6 +145,7 @@ export function workloadView(ctx: Ctx): HTMLElement {
       cnn
         ? numberField({ label: t('image_size'), help: t('image_size.help'), value: state.image_size, min: 8, max: 16384, int: true, path: 'workload.image_size' }, (image_size) => ctx.set({ image_size }))
         : numberField({ label: t('seq_len'), help: t(train ? 'seq_len.help.train' : 'seq_len.help.infer'), value: state.seq_len, min: 1, max: 1 << 24, int: true, path: 'workload.seq_len' }, (seq_len) => ctx.set({ seq_len })),
+      cnn && !train ? numberField({ label: t('steps'), help: t('steps.help'), value: state.steps, min: 0, max: 1000, int: true, path: 'workload.steps' }, (steps) => ctx.set({ steps })) : null,
       numberField({ label: t('samples'), help: t('samples.help'), value: state.samples, min: 0, max: 1e13, path: 'data.samples' }, (samples) => ctx.set({ samples })),
       train ? numberField({ label: t('epochs'), value: state.epochs, min: 0, max: 1e6, path: 'data.epochs' }, (epochs) => ctx.set({ epochs })) : null,
     ),
