@@ -127,11 +127,12 @@ TEST(Memory, ResponseCarriesTheReverseQuestionsPerGpu) {
 // (vLLM's offline default, 8192), with no score matrix; transformers'
 // generate prefills the whole batch. Qwen2.5-7B (ffn 18944, hidden 3584,
 // vocab 152064, gated MLP), 32 prompts of 2048: the one-layer MLP peak at
-// 8192 tokens in bf16, plus each sequence's last-position fp32 logits.
+// 8192 tokens in bf16, plus the fp32 logits of vLLM's profile run of its
+// sampler on 256 dummy sequences (eager: each sequence's last position).
 TEST(Memory, AServingEnginePrefillsOneStepOfTokens) {
   Request q = request(R"({"mode":"infer","precision":"bf16","micro_batch":32,"seq_len":2048,"stack":"vllm"})", "qwen2.5-7b");
   const double served = component(estimate_memory(q.model, q.workload), "activations");
-  EXPECT_DOUBLE_EQ(served, 8192.0 * (3 * 18944 + 2 * 3584) * 2 + 32.0 * 152064 * 4);
+  EXPECT_DOUBLE_EQ(served, 8192.0 * (3 * 18944 + 2 * 3584) * 2 + 256.0 * 152064 * 4);
   q.workload.stack = Stack::eager;
   const double eager = component(estimate_memory(q.model, q.workload), "activations");
   EXPECT_DOUBLE_EQ(eager, 32.0 * 2048 * (3 * 18944 + 2 * 3584) * 2 + 32.0 * 152064 * 4);
@@ -139,7 +140,44 @@ TEST(Memory, AServingEnginePrefillsOneStepOfTokens) {
   q.workload.stack = Stack::vllm;
   q.workload.micro_batch = 2;
   EXPECT_DOUBLE_EQ(component(estimate_memory(q.model, q.workload), "activations"),
-                   2.0 * 2048 * (3 * 18944 + 2 * 3584) * 2 + 2.0 * 152064 * 4);
+                   2.0 * 2048 * (3 * 18944 + 2 * 3584) * 2 + 256.0 * 152064 * 4);
+}
+
+// vLLM pre-allocates 0.9 of the card whatever the batch needs: the response
+// reports that pool beside the batch's need (docs/api.md).
+TEST(Memory, VllmReportsItsPoolBesideTheBatchsNeed) {
+  nlohmann::json r = run({{"model", {{"preset", "llama-3.1-8b"}}},
+                          {"workload", {{"mode", "infer"}, {"stack", "vllm"}, {"micro_batch", 1}, {"seq_len", 1024}}},
+                          {"hardware", {{"gpu", "a100-sxm4-80g"}, {"count", 1}}}});
+  ASSERT_TRUE(r.contains("gpus")) << r.dump();
+  const auto& g = r["gpus"][0];
+  const double card = embedded_catalog().find_gpu("a100-sxm4-80g")->memory_bytes;
+  EXPECT_NEAR(g["memory_engine_pool_bytes"].get<double>(), 0.9 * card, 1);
+  EXPECT_LT(g["memory_total_bytes"].get<double>(), 0.3 * card);  // the batch needs a fraction of it
+  nlohmann::json eager = run({{"model", {{"preset", "llama-3.1-8b"}}},
+                              {"workload", {{"mode", "infer"}, {"micro_batch", 1}, {"seq_len", 1024}}},
+                              {"hardware", {{"gpu", "a100-sxm4-80g"}, {"count", 1}}}});
+  EXPECT_FALSE(eager["gpus"][0].contains("memory_engine_pool_bytes"));
+}
+
+// llama.cpp allocates exact ggml buffers (no caching-allocator reserve, no
+// PyTorch libraries) and evaluates prompts in 512-token micro-batches: with
+// flash_attention false its F32 KQ matrix is 512 queries x context x heads,
+// never the whole prompt's score matrix.
+TEST(Memory, LlamaCppAllocatesExactBuffersAndChunksThePrompt) {
+  Request q = request(R"({"mode":"infer","precision":"int4","micro_batch":1,"seq_len":32768,"stack":"llama.cpp","flash_attention":false})",
+                      "llama-3.1-8b");
+  const MemoryEstimate e = estimate_memory(q.model, q.workload);
+  EXPECT_EQ(component(e, "allocator_reserve"), 0);
+  EXPECT_DOUBLE_EQ(e.reserved_bytes, e.allocated_bytes);
+  EXPECT_LT(component(e, "runtime"), 0.5 * kGiB);
+  // Llama-3.1-8B: 32 heads, ffn 14336, hidden 4096, vocab 128256, bf16 activations.
+  EXPECT_DOUBLE_EQ(component(e, "activations"),
+                   512.0 * (3 * 14336 + 2 * 4096) * 2 + 32.0 * 512 * 32768 * 4 + 128256.0 * 4);
+  // The old estimate added a 32768^2 score matrix per head: 32 x 32768^2 x 6 bytes = 192 GiB.
+  EXPECT_LT(e.total_bytes, 24.0 * kGiB);
+  q.workload.stack = Stack::eager;
+  EXPECT_GT(estimate_memory(q.model, q.workload).total_bytes, 100.0 * kGiB);
 }
 
 TEST(Memory, GradientsAndActivationsPeakAtDifferentMoments) {

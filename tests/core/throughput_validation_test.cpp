@@ -2,7 +2,7 @@
 // a copy of the project's visible validation set). One parameterized test per
 // case, named by its id, says "expected X but got Y"; the summary test prints
 // the error distribution and holds issue 15's bars: median |error| <= 20 %,
-// p90 <= 60 %, and the 80 % interval covering >= 75 % of the cases leave-one-
+// p90 <= 60 %, and the 80 % interval covering >= 80 % of the cases leave-one-
 // source-out (docs/time-model.md records the same table).
 #include <gtest/gtest.h>
 
@@ -112,6 +112,16 @@ std::string case_name(const ::testing::TestParamInfo<json>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Published, ThroughputCase, ::testing::ValuesIn(cases()), case_name);
 
+// The split-conformal order statistic the response's range is made of
+// (core/src/estimate/throughput.cpp, rate_interval): the floor((n+1)p)-th of
+// n for a lower quantile, the ceil((n+1)p)-th for an upper one (1-based).
+double conformal(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  const double n = double(v.size());
+  if (p > 0.5) return v[size_t(std::min(n, std::ceil((n + 1) * p))) - 1];
+  return v[size_t(std::max(1.0, std::floor((n + 1) * p))) - 1];
+}
+
 double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   double pos = p * (v.size() - 1);
@@ -182,8 +192,8 @@ TEST(ThroughputValidation, MedianAbsoluteErrorIsAtMostTwentyPercent) {
     nlohmann::json reply = test::run(runnable_request(example[stack]));
     ASSERT_TRUE(reply.contains("gpus")) << stack << ": " << reply.dump();
     const auto& t = reply["gpus"][0]["throughput"];
-    EXPECT_NEAR(t["low_factor"].get<double>(), percentile(pool, 0.1), 0.02) << stack;
-    EXPECT_NEAR(t["high_factor"].get<double>(), percentile(pool, 0.9), 0.02) << stack;
+    EXPECT_NEAR(t["low_factor"].get<double>(), conformal(pool, 0.1), 0.02) << stack;
+    EXPECT_NEAR(t["high_factor"].get<double>(), conformal(pool, 0.9), 0.02) << stack;
   }
   // Without any comparable case a class takes the pooled interval.
   nlohmann::json llama_cpp = runnable_request(example.begin()->second);
@@ -191,18 +201,19 @@ TEST(ThroughputValidation, MedianAbsoluteErrorIsAtMostTwentyPercent) {
   const nlohmann::json pooled_reply = test::run(llama_cpp);
   ASSERT_TRUE(pooled_reply.contains("gpus")) << pooled_reply.dump();
   const auto& pooled_t = pooled_reply["gpus"][0]["throughput"];
-  EXPECT_NEAR(pooled_t["low_factor"].get<double>(), percentile(pooled, 0.1), 0.02);
-  EXPECT_NEAR(pooled_t["high_factor"].get<double>(), percentile(pooled, 0.9), 0.02);
+  EXPECT_NEAR(pooled_t["low_factor"].get<double>(), conformal(pooled, 0.1), 0.02);
+  EXPECT_NEAR(pooled_t["high_factor"].get<double>(), conformal(pooled, 0.9), 0.02);
 }
 
-// Leave-one-source-out: a source's cases are scored against the 10th-90th
-// percentile of measured / estimated over every other source's cases of the
-// same stack class (all other sources when the class has fewer than 8 such
-// cases from at least two of them), as tools/time_error_table.py computes it.
-// Issue 15's bar: the interval covers at least 75 % of the cases.
-TEST(ThroughputValidation, IntervalCoversThreeQuartersLeaveOneSourceOut) {
+// Leave-one-source-out: a source's cases are scored against the conformal
+// 10th-90th interval of measured / estimated over every other source's cases
+// of the same stack class (all other sources when the class has fewer than 8
+// such cases from at least two of them). The bar: the 80 % interval covers at
+// least 80 % of the cases. Printed per stack and per workload class (train /
+// infer) with the median and p90 of |error|.
+TEST(ThroughputValidation, IntervalCoversEightyPercentLeaveOneSourceOut) {
   struct Row {
-    std::string source, stack;
+    std::string source, stack, mode;
     double ratio;
   };
   std::vector<Row> rows;
@@ -210,10 +221,15 @@ TEST(ThroughputValidation, IntervalCoversThreeQuartersLeaveOneSourceOut) {
     if (!skip_reason(c).empty()) continue;
     const Comparison r = compare(c);
     rows.push_back({c["source"].get<std::string>(), c["request"]["workload"].value("stack", "eager"),
-                    r.measured / r.estimated});
+                    c["request"]["workload"].value("mode", "train"), r.measured / r.estimated});
   }
   ASSERT_GE(rows.size(), 60u);
   int covered = 0;
+  struct Tally {
+    int covered = 0, n = 0;
+    std::vector<double> abs_errors;
+  };
+  std::map<std::string, Tally> by_stack, by_class;
   for (const Row& r : rows) {
     std::vector<double> others, same;
     std::set<std::string> same_sources;
@@ -226,11 +242,22 @@ TEST(ThroughputValidation, IntervalCoversThreeQuartersLeaveOneSourceOut) {
       }
     }
     const std::vector<double>& pool = same.size() >= 8 && same_sources.size() >= 2 ? same : others;
-    covered += percentile(pool, 0.1) <= r.ratio && r.ratio <= percentile(pool, 0.9);
+    const bool in = conformal(pool, 0.1) <= r.ratio && r.ratio <= conformal(pool, 0.9);
+    covered += in;
+    for (Tally* t : {&by_stack[r.stack], &by_class[r.stack + " " + r.mode]}) {
+      t->covered += in;
+      ++t->n;
+      t->abs_errors.push_back(std::fabs(1 / r.ratio - 1));
+    }
   }
+  std::printf("\n%-22s %6s %10s %10s %10s\n", "stack / class", "cases", "median", "p90", "covered");
+  for (const auto* table : {&by_stack, &by_class})
+    for (const auto& [name, t] : *table)
+      std::printf("%-22s %6d %9.1f%% %9.1f%% %9.0f%%\n", name.c_str(), t.n, 100 * percentile(t.abs_errors, 0.5),
+                  100 * percentile(t.abs_errors, 0.9), 100.0 * t.covered / t.n);
   const double coverage = double(covered) / rows.size();
   std::printf("80 %% interval, leave-one-source-out: covers %d/%zu (%.0f %%)\n", covered, rows.size(), 100 * coverage);
-  EXPECT_GE(coverage, 0.75);
+  EXPECT_GE(coverage, 0.80);
 }
 
 }  // namespace

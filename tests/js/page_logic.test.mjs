@@ -20,6 +20,17 @@ test('state: scope is sanitized and survives the share link', () => {
 });
 
 // --- request ------------------------------------------------------------------
+// Diffusion sampling steps (contract v1.2 workload.steps): sent when the
+// student sets them at inference, left to the core's pipeline default at 0.
+test('request: sampling steps go with an inference of a convolutional or diffusion model', () => {
+  const d = { ...m.state.defaultState(), preset: 'sdxl-unet', mode: 'infer' };
+  const model = { kind: 'cnn' };
+  assert.equal(m.request.toRequest(d, 'zh-CN', [], model).workload.steps, undefined);
+  assert.equal(m.request.toRequest({ ...d, steps: 30 }, 'zh-CN', [], model).workload.steps, 30);
+  assert.equal(m.request.toRequest({ ...d, steps: 30, mode: 'train' }, 'zh-CN', [], model).workload.steps, undefined);
+  assert.equal(m.state.sanitize({ steps: 5000 }).steps, m.state.defaultState().steps);
+});
+
 // A vision transformer is sized by its image: the planner counts its patches
 // (docs/api.md, model.patch_size), so the page sends the image size, no sequence.
 test('request: a vision transformer sends its image size, not a sequence length', () => {

@@ -25,6 +25,7 @@ export const LIMITS = {
   'workload.lora.rank': { min: 1, max: 65536, int: true },
   'workload.gpus': { min: 1, max: 4096, int: true },
   'workload.grad_accumulation': { min: 1, max: 1048576, int: true },
+  'workload.steps': { min: 1, max: 1000, int: true },
   'data.samples': { min: 0, max: 10000000000000, int: false },
   'data.epochs': { min: 0, max: 1000000, int: false },
   'data.tokens': { min: 0, max: 1e+16, int: false },

@@ -64,6 +64,8 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], preset?: Pick<C
     if (s.cached_text_embeddings) workload.cached_text_embeddings = true;
   } else {
     workload.kv_cache_bits = s.kv_cache_bits;
+    // Diffusion sampling steps: 0 leaves the pipeline's default to the core.
+    if (isCnn && s.steps > 0) workload.steps = s.steps;
   }
   const sc = s.science;
   // Science (docs/science.md): no model, the measured baseline instead; job

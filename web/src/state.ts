@@ -74,6 +74,7 @@ export interface State {
   micro_batch: number;
   seq_len: number; // 0: the planner's default for the model kind
   image_size: number;
+  steps: number; // diffusion sampling steps; 0: the pipeline's default (the core's)
   grad_checkpointing: boolean;
   flash_attention: boolean;
   lora_rank: number;
@@ -129,6 +130,7 @@ export function defaultState(): State {
     micro_batch: 4,
     seq_len: 2048,
     image_size: 224,
+    steps: 0,
     grad_checkpointing: true,
     flash_attention: true,
     lora_rank: 16,
@@ -194,6 +196,8 @@ const NUMBERS: Record<string, Spec> = {
   micro_batch: LIMITS['workload.micro_batch'],
   seq_len: { min: 0, max: 1 << 24, int: true },
   image_size: LIMITS['workload.image_size'],
+  // 0: the pipeline's own default (the request leaves it out).
+  steps: { ...LIMITS['workload.steps'], min: 0 },
   lora_rank: LIMITS['workload.lora.rank'],
   kv_cache_bits: { min: 4, max: 32, int: true },
   // 0: not set, the planner chooses (the request leaves it out).

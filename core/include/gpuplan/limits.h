@@ -46,6 +46,7 @@ inline constexpr Limit image_size{"workload.image_size", 8, 16384, true};
 inline constexpr Limit lora_rank{"workload.lora.rank", 1, 65536, true};
 inline constexpr Limit gpus{"workload.gpus", 1, 4096, true};
 inline constexpr Limit grad_accumulation{"workload.grad_accumulation", 1, 1 << 20, true};
+inline constexpr Limit steps{"workload.steps", 1, 1000, true};  // diffusion sampling steps
 // data
 inline constexpr Limit samples{"data.samples", 0, 1e13, false};
 inline constexpr Limit epochs{"data.epochs", 0, 1e6, false};
@@ -75,7 +76,7 @@ inline constexpr const Limit* kLimits[] = {
     &limit::params, &limit::layers, &limit::hidden, &limit::heads, &limit::kv_heads, &limit::ffn, &limit::vocab,
     &limit::experts, &limit::experts_per_token, &limit::head_dim, &limit::patch_size,
     &limit::activation_bytes_per_sample, &limit::gflops_per_sample,
-    &limit::micro_batch, &limit::seq_len, &limit::image_size, &limit::lora_rank, &limit::gpus, &limit::grad_accumulation,
+    &limit::micro_batch, &limit::seq_len, &limit::image_size, &limit::lora_rank, &limit::gpus, &limit::grad_accumulation, &limit::steps,
     &limit::samples, &limit::epochs, &limit::tokens, &limit::mean_seq_len,
     &limit::baseline_micro_batch, &limit::baseline_memory_bytes, &limit::baseline_seconds_per_epoch,
     &limit::baseline_samples_per_s, &limit::baseline_tokens_per_s, &limit::baseline_wall_hours,

@@ -25,6 +25,15 @@ struct MemoryEstimate {
   double scale = 1;            // the measured-peak correction applied (workload.memory_scale)
 };
 
+// What a serving engine holds on a card whatever the batch needs: vLLM
+// pre-allocates gpu_memory_utilization (0.9 by default, vllm/engine/
+// arg_utils.py EngineArgs; "the fraction of GPU memory to be used for the
+// model executor") x the card's memory for weights, activations and the KV
+// block pool, which is what nvidia-smi shows while it serves. 0 for every
+// other stack (their figure is total_bytes).
+inline constexpr double kVllmGpuMemoryUtilization = 0.9;
+double engine_pool_bytes(const Workload& workload, double card_memory_bytes);
+
 // The default safety margin on top of total_bytes when recommending a card.
 inline constexpr double kDefaultHeadroom = 0.3;
 

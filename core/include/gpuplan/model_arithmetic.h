@@ -116,6 +116,9 @@ double cnn_forward_flops_per_sample(const ModelSpec& model, const Workload& work
 // Input + output elements of a convolutional preset's convolutions per sample
 // at its reference image size (the layer-by-layer expansion); 0 without one.
 double cnn_conv_io_elements_per_sample(const ModelSpec& model);
+// Kernels one eager forward pass of a convolutional or diffusion preset
+// launches, counted op by op in its layer-by-layer expansion; 0 without one.
+double cnn_kernels_per_pass(const ModelSpec& model);
 
 // FLOPs of one training micro-batch on one GPU (transformers: tokens x
 // train_flops_per_token; CNNs: forward x 3 (x 2 frozen, +1 recomputed) plus

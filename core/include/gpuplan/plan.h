@@ -40,6 +40,7 @@ struct GpuResult {
   std::optional<GpuCost> cost;  // with `data` and an in-scope offer
   int count = 1;              // fewest GPUs of this type that run the workload
   MemoryEstimate memory;      // per GPU at `count`
+  double engine_pool_bytes = 0;  // per GPU: what a serving engine pre-allocates (memory.h); 0 for other stacks
   Throughput throughput;      // at `count`
   double hours = 0;           // wall-clock hours for the request's data; 0 without data
   FitLimits limits;           // largest micro-batch / sequence that fit this card at `count` (memory.h)

@@ -159,6 +159,11 @@ struct Workload {
   // Diffusion training (docs/memory-model.md): text embeddings computed once
   // and cached on disk, so the text encoders are not on the GPU while training.
   bool cached_text_embeddings = false;
+  // Diffusion sampling (contract v1.2, docs/time-model.md "Diffusion
+  // sampling"): denoising steps per image and classifier-free guidance (two
+  // model passes per step). 0 / unset: the pipeline's documented default.
+  int steps = 0;
+  std::optional<bool> guidance;
   // Vision-language models (docs/vlm.md): images per sample, each image_size
   // pixels square, and whether the vision tower and projector are trained
   // (default frozen: LLaMA-Factory freeze_vision_tower / freeze_multi_modal_projector,

@@ -19,6 +19,7 @@ CnnFootprint expand_cnn(const CnnArchitecture& a, int image_size, const CnnPass&
   f.saved_bytes = t.saved_bytes();
   f.peak_bytes = t.peak_bytes();
   f.conv_io_elements = t.conv_io_elements();
+  f.kernels = t.kernels();
   f.lora_width_qv = t.adapter_width(Adapter::qv);
   f.lora_width_attention = t.adapter_width(Adapter::k_out);
   f.lora_width_all_linear = t.adapter_width(Adapter::mlp);
@@ -36,6 +37,8 @@ CnnFootprint expand_cnn(const CnnArchitecture& a, int image_size, const CnnPass&
     f.decode_peak_bytes = dec.peak_bytes();
     f.vae_params = enc.params() + dec.params();
     f.encode_macs = enc.macs();
+    f.decode_macs = dec.macs();
+    f.decode_kernels = dec.kernels();
   }
   return f;
 }

@@ -17,6 +17,7 @@ struct CnnFootprint {
   double saved_bytes = 0;        // training: what autograd holds when backward starts
   double peak_bytes = 0;         // inference (no_grad): the largest live set
   double conv_io_elements = 0;   // input + output elements of the convolutions (Tally)
+  double kernels = 0;            // kernels one eager forward pass launches (Tally::kernels)
   // sd_unet: the VAE (AutoencoderKL) around the UNet, run under no_grad in the
   // half weight dtype: encoding the training images to latents on the fly,
   // decoding the final latents at inference.
@@ -24,6 +25,8 @@ struct CnnFootprint {
   double decode_peak_bytes = 0;
   double vae_params = 0;
   double encode_macs = 0;  // the VAE encoder's forward per sample
+  double decode_macs = 0;  // the VAE decoder's forward per sample (latents to pixels)
+  double decode_kernels = 0;
   // LoRA: sum of d_in + d_out over the adapted linears, per target set
   // (request lora.targets qv / attention / all-linear); x rank = adapter params.
   double lora_width_qv = 0, lora_width_attention = 0, lora_width_all_linear = 0;

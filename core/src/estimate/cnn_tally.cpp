@@ -30,6 +30,8 @@ void Tally::end_unit(Tensor& input, Tensor& output) {
 // conv2d / linear (derivatives.yaml convolution: input and weight; addmm /
 // mm: the input matrix): the half copy under autocast.
 Tensor Tally::conv(Tensor& x, int cout, int k, int stride, int pad, int dilation, bool bias) {
+  ++kernels_;
+
   Tensor out = like(x, cout, conv_out(x.h, k, stride, pad, dilation), conv_out(x.w, k, stride, pad, dilation));
   params_ += double(x.c) * cout * k * k + (bias ? cout : 0);
   macs_ += double(x.c) * k * k * out.elements();
@@ -57,6 +59,7 @@ Tensor Tally::linear(Tensor& x, int cout, bool bias, Adapter adapter) {
     conv_io_ = io;
     return out;
   }
+  ++kernels_;  // the GEMM of the frozen paths below (the path above counts it in conv)
   if (attention) {
     // A LoRA target: its adapter's weights require grad, so it records and
     // keeps its input whatever the input.
@@ -82,6 +85,8 @@ Tensor Tally::linear(Tensor& x, int cout, bool bias, Adapter adapter) {
 // native_batch_norm / cudnn_batch_norm: input (+ save_mean, save_invstd).
 // batch_norm is on neither autocast list: it runs in its input's dtype.
 Tensor Tally::batch_norm(Tensor& x) {
+  ++kernels_;
+
   params_ += 2.0 * x.c;
   Tensor out = like(x, x.c, x.h, x.w, x.wide);
   if (records(x, true)) {
@@ -95,6 +100,8 @@ Tensor Tally::batch_norm(Tensor& x) {
 // native_group_norm / native_layer_norm: input, mean, rstd. Both autocast to
 // fp32: the saved input is the fp32 copy and the output is fp32.
 Tensor Tally::norm(Tensor& x, bool affine) {
+  ++kernels_;
+
   if (affine) params_ += 2.0 * x.c;
   Tensor out = like(x, x.c, x.h, x.w, true);
   if (records(x, true)) {
@@ -112,12 +119,16 @@ Tensor Tally::norm(Tensor& x, bool affine) {
 
 // relu_: threshold_backward(grad, result, 0): the output, which is x itself.
 Tensor& Tally::relu_(Tensor& x) {
+  ++kernels_;
+
   if (records(x, false)) save(x);
   return x;
 }
 
 // silu / gelu: the input (silu_backward(grad, self), gelu_backward(grad, self)).
 Tensor Tally::silu(Tensor& x) {
+  ++kernels_;
+
   if (records(x, false)) save(x);
   Tensor out = like(x, x.c, x.h, x.w, x.wide);
   if (!pass_.train) live(bytes(x) + bytes(out));
@@ -127,6 +138,8 @@ Tensor Tally::gelu(Tensor& x) { return silu(x); }
 
 // max_pool2d_with_indices: self and the int64 indices of the maxima.
 Tensor Tally::max_pool(Tensor& x, int k, int stride, int pad) {
+  ++kernels_;
+
   Tensor out = like(x, x.c, conv_out(x.h, k, stride, pad), conv_out(x.w, k, stride, pad), x.wide);
   if (records(x, false)) {
     save(x);
@@ -139,11 +152,14 @@ Tensor Tally::max_pool(Tensor& x, int k, int stride, int pad) {
 // native_dropout: the bool mask (1 byte per element); nothing when p = 0.
 Tensor Tally::dropout(Tensor& x, double p) {
   if (p <= 0 || !pass_.train) return x;  // eval: identity
+  ++kernels_;
   if (records(x, false)) save_bytes(x.elements());
   return like(x, x.c, x.h, x.w, x.wide);
 }
 
 Tensor Tally::add(const Tensor& a, const Tensor& b) {
+  ++kernels_;
+
   Tensor out = like(a, a.c, a.h, a.w, a.wide || b.wide);
   out.grad = a.grad || b.grad;
   if (!pass_.train) live(bytes(a) + bytes(b) + bytes(out));
@@ -151,6 +167,8 @@ Tensor Tally::add(const Tensor& a, const Tensor& b) {
 }
 
 Tensor Tally::cat(const Tensor& a, const Tensor& b) {
+  ++kernels_;
+
   Tensor out = like(a, a.c + b.c, a.h, a.w, a.wide || b.wide);
   out.grad = a.grad || b.grad;
   if (!pass_.train) live(bytes(a) + bytes(b) + bytes(out));
@@ -158,6 +176,8 @@ Tensor Tally::cat(const Tensor& a, const Tensor& b) {
 }
 
 Tensor Tally::upsample(const Tensor& x, int h, int w) {
+  ++kernels_;
+
   Tensor out = like(x, x.c, h, w, x.wide);
   if (!pass_.train) live(bytes(x) + bytes(out));
   return out;
@@ -169,6 +189,8 @@ Tensor Tally::upsample(const Tensor& x, int h, int w) {
 // baddbmm / bmm, the softmax output (fp32 under autocast) and the half copy
 // bmm reads; merging the heads back copies the output once more.
 Tensor Tally::attention(Tensor& q, Tensor& k, Tensor& v, int heads) {
+  kernels_ += pass_.flash_attention ? 2 : 5;
+
   const double nq = double(q.h) * q.w, nk = double(k.h) * k.w;
   const double scores = heads * nq * nk;
   macs_ += 2.0 * q.c * nq * nk;  // q k^T and p v

@@ -129,6 +129,11 @@ class Tally {
     return w;
   }
   double macs() const { return macs_; }
+  // Kernels an eager forward pass launches: one per op above (cuDNN
+  // convolution, GEMM, norm, activation, add, ...), two for a fused
+  // attention (SDPA and the copy merging the heads back), five for the eager
+  // one (baddbmm, softmax, bmm and the head split and merge copies).
+  double kernels() const { return kernels_; }
   // Input + output elements of every convolution proper (not the linears,
   // which are GEMMs over positions), per sample: what cuDNN transposes when
   // the tensors are NCHW and the convolution runs on tensor cores.
@@ -138,7 +143,7 @@ class Tally {
 
  private:
   CnnPass pass_;
-  double params_ = 0, macs_ = 0, conv_io_ = 0;
+  double params_ = 0, macs_ = 0, conv_io_ = 0, kernels_ = 0;
   double adapter_width_[3] = {0, 0, 0};
   double saved_ = 0;
   double unit_mark_ = 0, max_unit_ = 0;

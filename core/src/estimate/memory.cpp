@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "cnn_architecture.h"
+#include "diffusion.h"
 #include "gpuplan/limits.h"
 #include "gpuplan/model_arithmetic.h"
 #include "largest_fitting.h"
@@ -180,6 +181,25 @@ MemoryEstimate finish(MemoryEstimate e) {
   e.reserved_bytes = allocated + reserve;
   e.components.push_back({"runtime", kCudaContextBytes});
   e.total_bytes = e.reserved_bytes + kCudaContextBytes;
+  return e;
+}
+
+// llama.cpp (ggml) allocates its weight, KV and compute buffers once, at
+// their exact sizes, through cudaMalloc: no caching allocator rounds or keeps
+// blocks, so there is no allocator reserve. Its process loads no PyTorch,
+// cuBLAS-Lt or cuDNN kernel libraries beside the CUDA context: the bare
+// context with lazy module loading (300-500 MiB, above) and cuBLAS's handle
+// and workspace, which ggml-cuda creates. We take 384 MiB, inside that range
+// (not fitted: no visible case measures it apart).
+constexpr double kGgmlRuntimeBytes = 384 * kMiB;
+
+MemoryEstimate finish_ggml(MemoryEstimate e) {
+  double allocated = 0;
+  for (const auto& c : e.components) allocated += c.bytes;
+  e.allocated_bytes = allocated;
+  e.reserved_bytes = allocated;
+  e.components.push_back({"runtime", kGgmlRuntimeBytes});
+  e.total_bytes = e.reserved_bytes + kGgmlRuntimeBytes;
   return e;
 }
 
@@ -456,7 +476,12 @@ MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
     // The largest live set of the forward under no_grad (for a diffusion
     // pipeline also the VAE decode of the final latents), or a tenth of what
     // training saves for a network known only by that figure.
-    double live = layered ? std::max(f->peak_bytes, f->decode_peak_bytes) * b : 0.1 * area_scaled_bytes(m, w) * b;
+    // Under classifier-free guidance the model runs on the conditional and
+    // unconditional latents at once (2b, diffusion.h); the VAE decodes the b
+    // images only.
+    const double model_batch = b * sampling(m, w).passes_per_step();
+    double live = layered ? std::max(f->peak_bytes * model_batch, f->decode_peak_bytes * b)
+                          : 0.1 * area_scaled_bytes(m, w) * b;
     add(e, "activations", live);
     return finish(e);
   }
@@ -528,15 +553,36 @@ MemoryEstimate inference_memory(const ModelSpec& m, const ModelShapes& s, const 
   const double act = compute_bytes(w.precision == Precision::fp32 ? Precision::fp32 : Precision::bf16_true);
   const double f = double(m.ffn) * std::max(1, m.experts_per_token);
   constexpr double kVllmTokensPerStep = 8192;
-  const double prefill_tokens = w.stack == Stack::vllm ? std::min(b * tokens, kVllmTokensPerStep) : b * tokens;
+  // llama.cpp evaluates a prompt in micro-batches of n_ubatch tokens (512 by
+  // default, common/common.h) and sizes its compute buffer for one: the MLP
+  // intermediates of 512 tokens, and without flash attention the F32 KQ
+  // matrix of those 512 queries against the whole context
+  // (ggml build_attn_mha: kq = mul_mat(k, q), n_kv x n_tokens x n_head).
+  constexpr double kLlamaCppUbatchTokens = 512;
+  const bool llama_cpp = w.stack == Stack::llama_cpp;
+  double prefill_tokens = b * tokens;
+  if (w.stack == Stack::vllm) prefill_tokens = std::min(b * tokens, kVllmTokensPerStep);
+  if (llama_cpp) prefill_tokens = std::min(b * tokens, kLlamaCppUbatchTokens);
   double mlp = prefill_tokens * ((m.gated_mlp ? 3 : 2) * f + 2.0 * m.hidden) * act;
   double scores = w.flash_attention || w.stack == Stack::vllm ? 0 : b * m.heads * tokens * tokens * (4 + act);
-  double logits = m.kind == ModelKind::encoder ? 0 : b * m.vocab * 4;
+  if (llama_cpp && !w.flash_attention) scores = m.heads * prefill_tokens * tokens * 4;
+  // vLLM's memory profile also runs its sampler on max_num_seqs dummy
+  // sequences (256 by default, vllm/engine/arg_utils.py; the worker's
+  // _dummy_sampler_run), fp32 logits over the vocabulary for each: the
+  // reserve it sets aside is at least that, whatever the batch.
+  constexpr double kVllmProfileSequences = 256;
+  const double logit_rows = w.stack == Stack::vllm ? std::max(b, kVllmProfileSequences) : b;
+  double logits = m.kind == ModelKind::encoder ? 0 : logit_rows * m.vocab * 4;
   add(e, "activations", mlp + scores + logits);
-  return finish(e);
+  return llama_cpp ? finish_ggml(e) : finish(e);
 }
 
 }  // namespace
+
+double engine_pool_bytes(const Workload& w, double card_memory_bytes) {
+  if (w.mode != Mode::infer || w.stack != Stack::vllm || !(card_memory_bytes > 0)) return 0;
+  return kVllmGpuMemoryUtilization * card_memory_bytes;
+}
 
 std::vector<MemoryComponent> allocated_components(const MemoryEstimate& e) {
   std::vector<MemoryComponent> out;

@@ -114,6 +114,12 @@ double cnn_conv_io_elements_per_sample(const ModelSpec& m) {
   return structural.get(m.architecture, m.reference_image_size, CnnPass{}).conv_io_elements;
 }
 
+double cnn_kernels_per_pass(const ModelSpec& m) {
+  if (m.kind != ModelKind::cnn || m.architecture.family == CnnFamily::none) return 0;
+  thread_local FootprintMemo structural;
+  return structural.get(m.architecture, m.reference_image_size, CnnPass{}).kernels;
+}
+
 double lora_trainable_params(const ModelSpec& model, const Lora& lora) {
   if (model.kind == ModelKind::cnn) return cnn_adapter_params(model, lora);
   return transformer_adapter_params(model, model_shapes(model), lora);

@@ -73,6 +73,7 @@ GpuResult evaluate(Evaluator& e, size_t gpu_index) {
   }
   r.count = choice->count;
   r.memory = *choice->memory;
+  r.engine_pool_bytes = engine_pool_bytes(choice->workload, g.memory_bytes);
   r.fits = choice->fit != Fit::no;
   r.fit = fit_name(choice->fit);
   r.throughput = choice->throughput;

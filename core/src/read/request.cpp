@@ -177,7 +177,7 @@ constexpr std::string_view kWorkloadFields[] = {
     "flash_attention", "tf32", "lora", "kv_cache_bits", "gpus", "sharding", "cpu_offload", "loss", "torch_compile", "channels_last",
     "optimizer_in_backward", "activation_offload", "grad_accumulation",
     "stack", "objective", "rl", "cached_text_embeddings", "images_per_sample", "train_vision_tower",  // contract v1.1
-    "frozen_base_fp32"};
+    "frozen_base_fp32", "steps", "guidance"};  // contract v1.2: diffusion sampling
 constexpr std::string_view kLoraFields[] = {"rank", "targets"};
 constexpr std::string_view kRlFields[] = {"group_size", "completion_len", "rollout", "reference", "reward_model"};
 
@@ -265,6 +265,9 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->integer("images_per_sample", 0, 4096)) w.images_per_sample = *v;
     if (auto v = r->boolean("train_vision_tower")) w.train_vision_tower = *v;
     if (auto v = r->boolean("frozen_base_fp32")) w.frozen_base_fp32 = *v;
+    // Diffusion sampling (docs/time-model.md): left out, the pipeline's default.
+    if (auto v = r->integer(limit::steps)) w.steps = *v;
+    if (auto v = r->boolean("guidance")) w.guidance = *v;
     // A VLM's images default to 448 px (256 tokens in Qwen2.5-VL), not a CNN's 224.
     if (model.kind == ModelKind::vlm && !r->has("image_size")) w.image_size = 448;
   } else if (model.kind == ModelKind::vlm) {

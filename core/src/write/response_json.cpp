@@ -100,6 +100,8 @@ void write_gpu(JsonWriter& w, const GpuResult& g) {
   w.member("id", g.id);
   w.member("max_micro_batch", g.limits.max_micro_batch);
   w.member("max_seq_len", g.limits.max_seq_len);
+  // vLLM's pre-allocated pool, beside the batch's need (docs/api.md).
+  if (g.engine_pool_bytes > 0) w.member("memory_engine_pool_bytes", Bytes{g.engine_pool_bytes});
   w.member("memory_total_bytes", Bytes{g.memory.total_bytes});
   if (g.cost) w.member("platform", g.cost->platform);
   if (g.science) {

@@ -148,6 +148,8 @@ export const en: Record<keyof typeof zhCN, string> = {
   'seq_len.help.infer': 'Prompt plus generated tokens; sets the KV cache size.',
   image_size: 'Image size',
   'image_size.help': 'Side of the input image in pixels, e.g. 224.',
+  steps: 'Sampling steps',
+  'steps.help': 'Diffusion models: denoising steps per image. 0 keeps the pipeline default: SD 1.5 and SDXL 50 steps with guidance (two passes a step), FLUX.1-dev 28, FLUX.1-schnell 4.',
   samples: 'Samples',
   'samples.help': 'Training (or evaluation) samples; needed for time and cost.',
   epochs: 'Epochs',

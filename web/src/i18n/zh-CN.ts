@@ -146,6 +146,8 @@ export const zhCN = {
   'seq_len.help.infer': '提示词加生成的 token 数，决定 KV 缓存大小。',
   image_size: '图像边长',
   'image_size.help': '输入图像的像素边长，如 224。',
+  steps: '采样步数',
+  'steps.help': '扩散模型每张图的去噪步数。填 0 使用管线默认值：SD 1.5 与 SDXL 50 步（带无分类器引导，每步两次前向），FLUX.1-dev 28 步，FLUX.1-schnell 4 步。',
   samples: '样本数',
   'samples.help': '训练集（或评测集）的样本条数，用于估算时间和费用。',
   epochs: '轮数（epoch）',

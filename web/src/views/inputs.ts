@@ -160,6 +160,7 @@ export function workloadView(ctx: Ctx): HTMLElement {
       cnn
         ? numberField({ label: t('image_size'), help: t('image_size.help'), value: state.image_size, ...LIMITS['workload.image_size'], path: 'workload.image_size' }, (image_size) => ctx.set({ image_size }))
         : numberField({ label: t('seq_len'), help: t(train ? 'seq_len.help.train' : 'seq_len.help.infer'), value: state.seq_len, ...LIMITS['workload.seq_len'], path: 'workload.seq_len' }, (seq_len) => ctx.set({ seq_len })),
+      cnn && !train ? numberField({ label: t('steps'), help: t('steps.help'), value: state.steps, ...LIMITS['workload.steps'], min: 0, path: 'workload.steps' }, (steps) => ctx.set({ steps })) : null,
       numberField({ label: t('samples'), help: t('samples.help'), value: state.samples, ...LIMITS['data.samples'], path: 'data.samples' }, (samples) => ctx.set({ samples })),
       train ? numberField({ label: t('epochs'), value: state.epochs, ...LIMITS['data.epochs'], path: 'data.epochs' }, (epochs) => ctx.set({ epochs })) : null,
     ),
