@@ -27,6 +27,7 @@ struct GpuCost {
   double cost = 0;            // in the plan's currency (the budget's, else CNY)
   std::string platform;
   Billing billing = Billing::on_demand;
+  OfferRef offer;             // the price it rests on (contract v1.2)
 };
 
 struct GpuResult {
