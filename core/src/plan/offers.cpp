@@ -72,6 +72,9 @@ void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, 
       if (u.platform != p.id || gpu_index(c, u.gpu) < 0) continue;
       PricedOffer o{&p, size_t(gpu_index(c, u.gpu)), u.billing, in(u.per_gpu_hour, u.currency), storage, false, true};
       o.price_low = o.price_high = o.price;
+      // A quote changes the price, not the product: a single-GPU product stays one.
+      for (const Offer& src : p.offers)
+        if (src.gpu == u.gpu && src.billing == u.billing && src.max_gpus > 0) o.max_gpus = src.max_gpus;
       o.ref = quote_ref(u);
       add(std::move(o));
     }

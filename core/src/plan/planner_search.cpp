@@ -64,7 +64,8 @@ void Planner::fit_gpus() {
 std::vector<int> Planner::counts(const Gpu& g, const PricedOffer& o) const {
   std::vector<int> out;
   if (q_.hardware) {
-    out.push_back(q_.hardware->count);
+    // A single-GPU product (max_gpus) never carries the pinned count on one instance.
+    if (o.max_gpus <= 0 || q_.hardware->count <= o.max_gpus) out.push_back(q_.hardware->count);
     return out;
   }
   const int first = std::max(1, q_.workload.gpus);

@@ -200,8 +200,10 @@ void check_evidence(const Reader& r, Offer& o) {
   o.evidence = *kind;
   // What the source shows, as it shows it: a "from" price read as a list price is a floor.
   const std::string read = required_string(*ev, "read");
-  if (o.price_kind == PriceKind::list &&
-      (read.find("起") != std::string::npos || read.find(" from ") != std::string::npos))
+  std::string lower = read;
+  for (char& ch : lower) ch = char(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  const bool from = lower.rfind("from ", 0) == 0 || lower.find(" from ") != std::string::npos;
+  if (o.price_kind == PriceKind::list && (read.find("起") != std::string::npos || from))
     GPUPLAN_CATALOG_INVALID(ev->child_path("read"), "a 'from' (起) price is a floor, not a list price");
   switch (*kind) {
     case EvidenceKind::platform_read:
