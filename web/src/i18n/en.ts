@@ -547,6 +547,8 @@ export const en: Record<keyof typeof zhCN, string> = {
   'budget.infeasible.title': "No feasible plan",
   'budget.infeasible.help': "At least one stage has no card that holds the job and has a price. Relax a constraint (billing, platforms, overseas platforms) or shrink the job.",
   'budget.gpu_hours': "GPU-hours",
+  'budget.cost_range': "range {low}–{high}",
+  'confidence.quote': "your quote",
   'budget.columns.help': "GPU-hours = billed instance hours × GPUs per instance, what the cost is billed on; wall-clock is the stage from first start to last result.",
   'change.qlora': "Switch to QLoRA",
   'change.grad-accumulation': "Micro-batch 1 with gradient accumulation",

@@ -545,6 +545,8 @@ export const zhCN = {
   'budget.infeasible.title': "没有可行方案",
   'budget.infeasible.help': "至少有一个阶段找不到放得下、有价格的卡。放宽某个条件（计费方式、平台、海外平台）或改小任务后再看。",
   'budget.gpu_hours': "卡·时",
+  'budget.cost_range': "区间 {low}–{high}",
+  'confidence.quote': "你的报价",
   'budget.columns.help': "卡·时 = 计费的实例小时 × 每台的卡数，费用按它算；用时是这一阶段从开始到出结果的墙钟时间。",
   'change.qlora': "改用 QLoRA",
   'change.grad-accumulation': "每卡批大小 1，用梯度累积",
