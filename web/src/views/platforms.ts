@@ -9,6 +9,7 @@ import type { CatalogOffer, CatalogPlatform, Localized, Range3 } from '../types'
 import type { Ctx } from './context';
 import { button, section } from './controls';
 import { cash, platformName, priceDate, sourceText } from './words';
+import { pastePanel } from './price_paste';
 
 function localized(ctx: Ctx, text: Localized | undefined): string {
   if (!text) return '';
@@ -133,6 +134,7 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
               h('td', null, quoteInput(ctx, p, o.gpu, o.billing, o.currency)))))))
       : h('p', null, t('platform.ask')),
     addQuote(ctx, p, currency),
+    pastePanel(ctx, p, currency),
     p.sources?.length ? h('p', { class: 'source' }, `${t('platform.sources')}: ${[...new Set(p.sources.map((x) => sourceText(ctx, x)))].join(t('list.sep'))}`) : null);
   card.addEventListener('toggle', () => {
     if (card.open) openPlatforms.add(p.id);
