@@ -570,6 +570,11 @@ TEST(CatalogConfidence, OldCatalogDefectsAreGone) {
   EXPECT_TRUE(a100_80->of_standing());
   // Tencent HAI is a single-GPU product.
   EXPECT_EQ(offer("tencentcloud", "v100-sxm2-32g", Billing::weekly, PriceKind::list)->max_gpus, 1);
+  // A daily package exists where a platform offers one (compshare's 5090 at 70.53 a day).
+  const Offer* daily = offer("compshare", "rtx-5090", Billing::daily, PriceKind::list);
+  ASSERT_NE(daily, nullptr);
+  ASSERT_TRUE(daily->per_period);
+  EXPECT_DOUBLE_EQ(daily->per_period->typical, 70.53);
   // compshare bills per second and knows its disk price.
   const Platform* cs = c.find_platform("compshare");
   ASSERT_TRUE(cs->rules.granularity_seconds);
