@@ -326,8 +326,17 @@ for (const L of LANGS) {
       assert.ok(r.text.toLowerCase().includes(names[r.billing].toLowerCase()), `${r.billing}: ${r.text}`);
       assert.match(r.text, /[¥$][\d,.]+/);
     }
-    const badges = await page.$$eval('details.platform summary .badge.good', (b) => b.map((x) => x.textContent));
-    assert.ok(badges.length > 0 && badges.every((b) => b === T('有包天/包周/包月', 'daily/weekly/monthly packages')));
+    // Each badge names only the packages that platform's offers price (AutoDL's says 包月, not 包天/包周).
+    const badges = await page.$$eval('details.platform', (ds) => ds.map((d) => ({
+      badge: d.querySelector('summary .badge.good')?.textContent ?? null,
+      billings: [...d.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-billing')),
+    })));
+    assert.ok(badges.some((b) => b.badge));
+    for (const { badge, billings } of badges) {
+      if (!badge) continue;
+      for (const [b, name] of Object.entries(names))
+        assert.equal(badge.toLowerCase().includes(name.toLowerCase()), billings.includes(b), `${badge} vs ${billings}`);
+    }
     // Each platform's line: one price reads as one, and one that sells only
     // packages is not said to have no prices (it was "无公开价格 有包月").
     const lines = await page.$$eval('details.platform', (ds) => ds.map((d) => ({

@@ -21,7 +21,7 @@ export interface CatalogOffer {
 }
 export interface CatalogPlatform {
   id: string; name: string; name_zh?: string; kind: string; region?: string; currency?: string;
-  billing_rules?: { granularity_seconds?: number; minimum_charge_seconds?: number; disk_bills_after_release?: boolean };
+  billing_rules?: { granularity_seconds?: number; minimum_charge_seconds?: number; disk_bills_after_release?: boolean; packages?: string[] };
   queue_risk?: string; sources?: string[]; offers: CatalogOffer[];
   notes?: Localized;
   // docs/catalog.md: spot.discount is the typical fraction off on-demand.
