@@ -64,11 +64,12 @@ function dateOf(ctx: Ctx, s: StageCost, currency: string): HTMLElement | null {
   const d = o ? o.as_of : offerDate(ctx, s.platform, s.gpu, s.billing);
   const range = Number.isFinite(s.costLow) && Number.isFinite(s.costHigh) && s.costHigh > s.costLow
     ? t('budget.cost_range', { low: cash(ctx, s.costLow, currency), high: cash(ctx, s.costHigh, currency) }) : '';
-  const parts = [range, d ? priceDate(ctx, d) : o?.confidence === 'quote' ? t('confidence.quote') : '',
-    o?.confidence && o.confidence !== 'quote' ? label(t, 'confidence', o.confidence) : ''].filter(Boolean);
+  const parts: (string | HTMLElement)[] = [range, d ? priceDate(ctx, d) : o?.confidence === 'quote' ? t('confidence.quote') : '',
+    o?.confidence && o.confidence !== 'quote' ? label(t, 'confidence', o.confidence) : ''].filter((x) => x !== '');
   if (!parts.length && !s.reference) return null;
-  return h('span', { class: 'range', 'data-offer': o?.confidence ?? '' }, parts.join(' · '),
-    s.reference ? h('span', { class: 'reference' }, ` ${s.reference}`) : null);
+  const joined = parts.flatMap((x, i) => (i ? [' · ', x] : [x]));
+  return h('span', { class: 'range', 'data-offer': o?.confidence ?? '' }, ...joined,
+    s.reference ? h('span', { class: 'reference' }, ` ${s.reference}`) : '');
 }
 
 // "Apply" next to a proposed change: the form takes it (undoable), the plan follows.
