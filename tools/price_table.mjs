@@ -47,6 +47,22 @@ function price(o) {
   return text;
 }
 
+// What the confidence rests on (docs/catalog.md, "Confidence"), with what the source shows.
+const EVIDENCE = {
+  platform_read: 'read first-hand on the platform',
+  third_party_read: "a third party's dated read of the platform's page or API",
+  agreeing_notes: 'dated notes agreeing within 5 %',
+  note: 'a note',
+};
+
+function evidence(o) {
+  const e = o.evidence;
+  if (!e) return '–';
+  const where = e.recorded_in ? `, in ${e.recorded_in}` : '';
+  const when = e.read_on ? ` (${e.read_on})` : '';
+  return `${EVIDENCE[e.kind] ?? e.kind}${when}${where}: “${e.read}”`;
+}
+
 function cell(s) {
   return String(s).replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
@@ -60,22 +76,22 @@ export function priceTable(catalog) {
       `package is its whole-period price. "check" marks a price dated more than ${STALE_MONTHS} ` +
       'months before the version: verify it on the platform before relying on it.',
     '',
-    '| platform | GPU | billing | price | kind | as of | confidence |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| platform | GPU | billing | price | kind | as of | confidence | evidence |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const gpuName = new Map(catalog.gpus.map((g) => [g.id, g.name]));
   for (const p of catalog.platforms ?? []) {
     const name = p.name_zh && p.name_zh !== p.name ? `${p.name_zh} (${p.name})` : p.name;
     if (!p.offers?.length) {
       const why = p.priced_by_user ? 'your own rate (campus template)' : 'no public price found: enter your quote';
-      lines.push(`| ${cell(name)} | – | – | ${why} | – | – | – |`);
+      lines.push(`| ${cell(name)} | – | – | ${why} | – | – | – | – |`);
       continue;
     }
     for (const o of p.offers) {
       const stale = now - months(o.as_of) > STALE_MONTHS ? ' (check)' : '';
       lines.push(
         `| ${cell(name)} | ${cell(gpuName.get(o.gpu) ?? o.gpu)} | ${o.billing ?? 'on-demand'} | ` +
-          `${cell(price(o))} ${o.currency} | ${o.price_kind} | ${o.as_of}${stale} | ${o.confidence} |`,
+          `${cell(price(o))} ${o.currency} | ${o.price_kind} | ${o.as_of}${stale} | ${o.confidence} | ${cell(evidence(o))} |`,
       );
     }
   }

@@ -72,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(
         Breakage{"offer_currency", "/platforms/0/offers/0/currency", "EUR", "platforms[0].offers[0].currency"},
         Breakage{"unknown_billing", "/platforms/0/offers/0/billing", "hourly", "platforms[0].offers[0].billing"},
         Breakage{"second_offer_same_billing", "/platforms/0/offers/1",
-                 nlohmann::json::parse(R"({"gpu":"g1","billing":"on-demand","price_kind":"list","per_gpu_hour":{"low":1,"typical":1,"high":1},"currency":"CNY","as_of":"2026","source":"s","confidence":"low"})"),
+                 nlohmann::json::parse(R"({"gpu":"g1","billing":"on-demand","price_kind":"list","per_gpu_hour":{"low":1,"typical":1,"high":1},"currency":"CNY","as_of":"2026","source":"s","confidence":"low", "evidence": {"kind": "note", "read": "test"}})"),
                  "platforms[0].offers[1].gpu"},
         Breakage{"duplicate_platform", "/platforms/1",
                  nlohmann::json::parse(R"({"id":"p1","name":"again","kind":"cloud","currency":"USD","sources":["x"]})"), "platforms[1].id"},
@@ -149,14 +149,17 @@ nlohmann::json monthly_offer(double per_month, double per_hour) {
           {"per_gpu_hour", {{"low", per_hour}, {"typical", per_hour}, {"high", per_hour}}},
           {"currency", "CNY"},    {"as_of", "2026-10"},
           {"source", "https://example.org/price"},
-          {"confidence", "medium"}};
+          {"confidence", "medium"},
+          {"evidence", {{"kind", "third_party_read"}, {"read", "包月"}, {"url", "https://example.org/price"},
+                        {"recorded_in", "a note"}, {"read_on", "2026-10"}}}};
 }
 
 TEST(Catalog, AFloorIsKeptButNeverTypical) {
   nlohmann::json c = minimal_catalog();
   c["platforms"][0]["offers"].push_back({{"gpu", "g1"}, {"billing", "on-demand"}, {"price_kind", "floor"},
                                          {"per_gpu_hour", {{"low", 0.76}, {"high", 1.2}}}, {"currency", "CNY"},
-                                         {"as_of", "2026"}, {"source", "unverified"}, {"confidence", "low"}});
+                                         {"as_of", "2026"}, {"source", "unverified"}, {"confidence", "low"},
+                                         {"evidence", {{"kind", "note"}, {"read", "0.76 起"}}}});
   Result<Catalog> r = parse_catalog(c.dump());
   ASSERT_TRUE(r.ok()) << r.error().message;
   const auto& offers = r.value().platforms[0].offers;
@@ -457,4 +460,126 @@ TEST(EmbeddedCatalog, PrintedJsonKeepsTheContractNames) {
 }
 
 }  // namespace
+
+// ---- Confidence with a definition (contract v1.2, docs/catalog.md "Confidence")
+
+namespace {
+Result<Catalog> with_evidence(const std::string& confidence, const nlohmann::json& evidence,
+                              const std::string& kind = "list") {
+  nlohmann::json c = minimal_catalog();
+  auto& o = c["platforms"][0]["offers"][0];
+  o["confidence"] = confidence;
+  o["evidence"] = evidence;
+  o["price_kind"] = kind;
+  if (kind != "list") o["per_gpu_hour"].erase("typical");
+  return parse_catalog(c.dump());
+}
+}  // namespace
+
+TEST(CatalogConfidence, EveryOfferNamesTheEvidenceForItsLevel) {
+  nlohmann::json c = minimal_catalog();
+  c["platforms"][0]["offers"][0].erase("evidence");
+  Result<Catalog> r = parse_catalog(c.dump());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "platforms[0].offers[0].evidence");
+  // high: a first-hand read of the platform's page, with its URL and day.
+  const nlohmann::json first_hand = {{"kind", "platform_read"}, {"read", "1.98/h"}, {"url", "https://p.example"}, {"read_on", "2026-10-04"}};
+  EXPECT_TRUE(with_evidence("high", first_hand).ok());
+  nlohmann::json no_day = first_hand;
+  no_day["read_on"] = "2026-10";
+  EXPECT_EQ(with_evidence("high", no_day).error().path, "platforms[0].offers[0].evidence.read_on");
+  // A third party's record is medium at best.
+  const nlohmann::json recorded = {{"kind", "third_party_read"}, {"read", "1.98/h"}, {"url", "https://p.example"},
+                                   {"recorded_in", "a research note"}, {"read_on", "2026-10-04"}};
+  EXPECT_TRUE(with_evidence("medium", recorded).ok());
+  EXPECT_EQ(with_evidence("high", recorded).error().path, "platforms[0].offers[0].confidence");
+  nlohmann::json unrecorded = recorded;
+  unrecorded.erase("recorded_in");
+  EXPECT_EQ(with_evidence("medium", unrecorded).error().path, "platforms[0].offers[0].evidence.recorded_in");
+  // Two dated notes agreeing within 5 % are medium; 1.31 against 1.50 is not.
+  auto notes = [](double a, double b) {
+    return nlohmann::json{{"kind", "agreeing_notes"}, {"read", "two notes"},
+                          {"notes", {{{"in", "note A"}, {"as_of", "2026-08"}, {"price", a}},
+                                     {{"in", "note B"}, {"as_of", "2026-09"}, {"price", b}}}}};
+  };
+  EXPECT_TRUE(with_evidence("medium", notes(1.88, 1.95)).ok());
+  EXPECT_EQ(with_evidence("medium", notes(1.31, 1.50)).error().path, "platforms[0].offers[0].evidence.notes");
+  // A single note is low, and only low.
+  const nlohmann::json one_note = {{"kind", "note"}, {"read", "about 1.31 per hour"}};
+  EXPECT_TRUE(with_evidence("low", one_note).ok());
+  EXPECT_EQ(with_evidence("medium", one_note).error().path, "platforms[0].offers[0].confidence");
+}
+
+TEST(CatalogConfidence, AFromPriceIsAFloorNeverAListPrice) {
+  // The old catalog recorded 恒源云's '1.32/时 起' as a list price.
+  const nlohmann::json from = {{"kind", "note"}, {"read", "1.32/时 起"}};
+  Result<Catalog> r = with_evidence("low", from);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "platforms[0].offers[0].evidence.read");
+  EXPECT_TRUE(with_evidence("low", from, "floor").ok());
+  EXPECT_FALSE(with_evidence("low", {{"kind", "note"}, {"read", "from 0.40/h"}}).ok());
+}
+
+TEST(CatalogConfidence, TheEmbeddedCatalogFollowsTheRule) {
+  const Catalog& c = embedded_catalog();
+  int cny = 0;
+  for (const Platform& p : c.platforms)
+    for (const Offer& o : p.offers) {
+      ASSERT_TRUE(o.evidence.has_value()) << p.id << " " << o.gpu;
+      if (o.confidence == "high") EXPECT_EQ(*o.evidence, EvidenceKind::platform_read) << p.id << " " << o.gpu;
+      if (o.confidence == "medium")
+        EXPECT_TRUE(*o.evidence == EvidenceKind::third_party_read || *o.evidence == EvidenceKind::agreeing_notes)
+            << p.id << " " << o.gpu;
+      cny += p.currency == "CNY";
+    }
+  EXPECT_GT(cny, 20);
+}
+
+// The defects of the old catalog, each a fact the new one must not repeat.
+TEST(CatalogConfidence, OldCatalogDefectsAreGone) {
+  const Catalog& c = embedded_catalog();
+  auto offer = [&](const char* platform, const char* gpu, Billing b, PriceKind k) -> const Offer* {
+    const Platform* p = c.find_platform(platform);
+    if (!p) return nullptr;
+    for (const Offer& o : p->offers)
+      if (o.gpu == gpu && o.billing == b && o.price_kind == k) return &o;
+    return nullptr;
+  };
+  // 恒源云's 4090 '1.32 起' is a floor, not a list price.
+  EXPECT_EQ(offer("gpushare", "rtx-4090", Billing::on_demand, PriceKind::list), nullptr);
+  ASSERT_NE(offer("gpushare", "rtx-4090", Billing::on_demand, PriceKind::floor), nullptr);
+  // compshare's 1.31 is its spot price and 0.83 is nowhere on the platform: neither prices a plan.
+  const Offer* cs4090 = offer("compshare", "rtx-4090", Billing::on_demand, PriceKind::list);
+  EXPECT_TRUE(!cs4090 || !cs4090->of_standing());
+  const Offer* cs3090 = offer("compshare", "rtx-3090", Billing::on_demand, PriceKind::list);
+  EXPECT_TRUE(!cs3090 || !cs3090->of_standing());
+  // AutoDL's H800 is its list price 10.50, not a region's member price 8.88.
+  const Offer* h800 = offer("autodl", "h800", Billing::on_demand, PriceKind::list);
+  ASSERT_NE(h800, nullptr);
+  EXPECT_DOUBLE_EQ(h800->per_gpu_hour.typical, 10.50);
+  // AutoDL's 3090, 5090 and 4090D are the originalPrice list, not member prices or one table's 4090.
+  EXPECT_DOUBLE_EQ(offer("autodl", "rtx-3090", Billing::on_demand, PriceKind::list)->per_gpu_hour.typical, 1.39);
+  EXPECT_DOUBLE_EQ(offer("autodl", "rtx-5090", Billing::on_demand, PriceKind::list)->per_gpu_hour.typical, 2.93);
+  EXPECT_DOUBLE_EQ(offer("autodl", "rtx-4090d", Billing::on_demand, PriceKind::list)->per_gpu_hour.typical, 2.08);
+  // A domestic A100 40 and 80 GB hourly price, and 矩池云.
+  const Offer* a100_40 = offer("matpool", "a100-pcie-40g", Billing::on_demand, PriceKind::list);
+  ASSERT_NE(a100_40, nullptr);
+  EXPECT_TRUE(a100_40->of_standing());
+  const Offer* a100_80 = offer("autodl", "a100-sxm4-80g", Billing::on_demand, PriceKind::list);
+  ASSERT_NE(a100_80, nullptr);
+  EXPECT_TRUE(a100_80->of_standing());
+  // Tencent HAI is a single-GPU product.
+  EXPECT_EQ(offer("tencentcloud", "v100-sxm2-32g", Billing::weekly, PriceKind::list)->max_gpus, 1);
+  // A daily package exists where a platform offers one (compshare's 5090 at 70.53 a day).
+  const Offer* daily = offer("compshare", "rtx-5090", Billing::daily, PriceKind::list);
+  ASSERT_NE(daily, nullptr);
+  ASSERT_TRUE(daily->per_period);
+  EXPECT_DOUBLE_EQ(daily->per_period->typical, 70.53);
+  // compshare bills per second and knows its disk price.
+  const Platform* cs = c.find_platform("compshare");
+  ASSERT_TRUE(cs->rules.granularity_seconds);
+  EXPECT_EQ(*cs->rules.granularity_seconds, 1);
+  EXPECT_TRUE(cs->rules.disk_per_gb_day);
+}
+
 }  // namespace gpuplan::test

@@ -54,19 +54,19 @@ nlohmann::json test_catalog() {
        "spot": {"discount": 0.5, "interruptions_per_hour": 0.02},
        "off_peak_discount": 0.3, "cpu_only_per_hour": 0.1, "sources": ["test"],
        "offers": [
-         {"gpu": "c24", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 2, "typical": 2.5, "high": 3}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high"},
-         {"gpu": "w48", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 4, "typical": 4.5, "high": 5}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high"},
-         {"gpu": "d80", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 9, "typical": 10, "high": 12}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high"},
-         {"gpu": "d80", "billing": "monthly", "price_kind": "list", "per_gpu_hour": {"low": 6, "typical": 6, "high": 6}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high"},
-         {"gpu": "d80", "billing": "yearly", "price_kind": "list", "per_gpu_hour": {"low": 4, "typical": 4, "high": 4}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high"}
+         {"gpu": "c24", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 2, "typical": 2.5, "high": 3}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high", "evidence": {"kind": "platform_read", "read": "test", "url": "https://example.test", "read_on": "2026-01-01"}},
+         {"gpu": "w48", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 4, "typical": 4.5, "high": 5}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high", "evidence": {"kind": "platform_read", "read": "test", "url": "https://example.test", "read_on": "2026-01-01"}},
+         {"gpu": "d80", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 9, "typical": 10, "high": 12}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high", "evidence": {"kind": "platform_read", "read": "test", "url": "https://example.test", "read_on": "2026-01-01"}},
+         {"gpu": "d80", "billing": "monthly", "price_kind": "list", "per_gpu_hour": {"low": 6, "typical": 6, "high": 6}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high", "evidence": {"kind": "platform_read", "read": "test", "url": "https://example.test", "read_on": "2026-01-01"}},
+         {"gpu": "d80", "billing": "yearly", "price_kind": "list", "per_gpu_hour": {"low": 4, "typical": 4, "high": 4}, "currency": "CNY", "as_of": "2026-01", "source": "test", "confidence": "high", "evidence": {"kind": "platform_read", "read": "test", "url": "https://example.test", "read_on": "2026-01-01"}}
        ]},
       {"id": "cld", "name": "Cloud", "kind": "cloud", "currency": "USD",
        "billing_rules": {"granularity_seconds": 3600, "minimum_charge_seconds": 3600, "disk_bills_after_release": true},
        "storage": {"per_gb_month": 0.1}, "education_discount": 0.3, "sources": ["test"],
        "education": [{"name": "Research credit", "credit": 5, "currency": "USD", "as_of": "2026-01", "source": "test"}],
        "offers": [
-         {"gpu": "c24", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 0.5, "typical": 0.6, "high": 0.7}, "currency": "USD", "as_of": "2026-01", "source": "test", "confidence": "high"},
-         {"gpu": "d80", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 1.5, "typical": 2, "high": 2.5}, "currency": "USD", "as_of": "2026-01", "source": "test", "confidence": "high"}
+         {"gpu": "c24", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 0.5, "typical": 0.6, "high": 0.7}, "currency": "USD", "as_of": "2026-01", "source": "test", "confidence": "high", "evidence": {"kind": "platform_read", "read": "test", "url": "https://example.test", "read_on": "2026-01-01"}},
+         {"gpu": "d80", "billing": "on-demand", "price_kind": "list", "per_gpu_hour": {"low": 1.5, "typical": 2, "high": 2.5}, "currency": "USD", "as_of": "2026-01", "source": "test", "confidence": "high", "evidence": {"kind": "platform_read", "read": "test", "url": "https://example.test", "read_on": "2026-01-01"}}
        ]},
       {"id": "campus", "name": "Campus", "kind": "campus", "currency": "CNY", "sources": ["test"]}
     ],

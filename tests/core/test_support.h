@@ -41,7 +41,9 @@ inline nlohmann::json minimal_catalog() {
     "platforms": [{"id": "p1", "name": "P1", "kind": "cloud", "currency": "CNY", "sources": ["site"],
                    "offers": [{"gpu": "g1", "billing": "on-demand", "price_kind": "list",
                                "per_gpu_hour": {"low": 1, "typical": 2, "high": 3},
-                               "currency": "CNY", "as_of": "2026-01", "source": "price page", "confidence": "high"}]}],
+                               "currency": "CNY", "as_of": "2026-01", "source": "price page", "confidence": "high",
+                               "evidence": {"kind": "platform_read", "read": "2 CNY/h", "url": "https://example.test/price",
+                                            "read_on": "2026-01-15"}}]}],
     "models": [{"id": "m1", "kind": "decoder", "params": 1e9, "layers": 2, "hidden": 64, "heads": 4, "ffn": 256,
                 "vocab": 100, "sources": ["config"]}]
   })");

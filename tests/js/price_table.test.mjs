@@ -35,7 +35,7 @@ const tiny = {
   platforms: [
     {
       id: 'p', name: 'P', name_zh: '平台', offers: [
-        { gpu: 'g1', billing: 'on-demand', price_kind: 'list', per_gpu_hour: { low: 1.88, typical: 1.98, high: 2.19 }, currency: 'CNY', as_of: '2026-10', confidence: 'medium' },
+        { gpu: 'g1', billing: 'on-demand', price_kind: 'list', per_gpu_hour: { low: 1.88, typical: 1.98, high: 2.19 }, currency: 'CNY', as_of: '2026-10', confidence: 'medium', evidence: { kind: 'third_party_read', read: '1.98 元/时', recorded_in: 'a research note', read_on: '2026-10-04' } },
         { gpu: 'g1', billing: 'on-demand', price_kind: 'floor', per_gpu_hour: { low: 0.72, high: 0.76 }, currency: 'CNY', as_of: '2026-01', confidence: 'low' },
         { gpu: 'g1', billing: 'monthly', price_kind: 'list', per_period: { low: 1052, typical: 1052, high: 1052 }, per_gpu_hour: { low: 1.4611, typical: 1.4611, high: 1.4611 }, currency: 'CNY', as_of: '2026-10', confidence: 'medium' },
       ],
@@ -49,6 +49,8 @@ test('a floor says it is not typical, a package shows its period price, an old p
   const t = priceTable(tiny);
   assert.match(t, /\| 平台 \(P\) \| GeForce G1 \| on-demand \| 1\.98 \(1\.88–2\.19\) \/h CNY \| list \| 2026-10 \| medium \|/);
   assert.match(t, /from 0\.72–0\.76 \/h: cheapest listing, not typical CNY \| floor \| 2026-01 \(check\) \|/);
+  // Each price names what its confidence rests on, with the source's own words.
+  assert.match(t, /\| medium \| a third party's dated read of the platform's page or API \(2026-10-04\), in a research note: “1\.98 元\/时” \|/);
   assert.match(t, /\| monthly \| 1052 per 30 days \(≈ 1\.4611 \/h\) CNY \| list \|/);
   assert.match(t, /\| Q \| – \| – \| no public price found: enter your quote \|/);
   assert.match(t, /\| Campus \| – \| – \| your own rate \(campus template\) \|/);

@@ -4,6 +4,7 @@
 // reset (storage.ts, bounded), and the page says so; a reset keeps the old
 // list for undo.
 import { asRecord, loadVersioned, migrate, writeVersioned, type Schema, type Store } from './storage';
+import { BILLING } from './spellings';
 
 export interface Quote {
   platform: string;
@@ -41,7 +42,9 @@ export type Notice =
 
 export interface Known { platforms: Set<string>; gpus: Set<string> }
 
-const BILLINGS = ['on-demand', 'spot', 'monthly', 'yearly', 'off-peak'];
+// The core's billings (spellings.ts, generated from its table): weekly and daily
+// quotes survive a reload as what they are.
+const BILLINGS: readonly string[] = BILLING;
 
 // The quote, or the reason it cannot be one.
 export function checkQuote(x: unknown, known: Known): Quote | Exclude<Reason, 'duplicate' | 'cap'> {

@@ -22,7 +22,7 @@ export interface CatalogOffer {
 }
 export interface CatalogPlatform {
   id: string; name: string; name_zh?: string; kind: string; region?: string; currency?: string;
-  billing_rules?: { granularity_seconds?: number; minimum_charge_seconds?: number; disk_bills_after_release?: boolean };
+  billing_rules?: { granularity_seconds?: number; minimum_charge_seconds?: number; disk_bills_after_release?: boolean; packages?: string[] };
   queue_risk?: string; sources?: string[]; offers: CatalogOffer[];
   notes?: Localized;
   // docs/catalog.md: spot.discount is the typical fraction off on-demand.
@@ -54,13 +54,19 @@ export interface GpuRow {
   // contract v1.1: the planner's one verdict, and one run's cost on the
   // cheapest in-scope offer (with its platform and billing).
   fit?: 'comfortable' | 'tight' | 'no'; cost?: number; platform?: string; billing?: string;
-  currency?: string; price_per_gpu_hour?: number; price_as_of?: string;
+  currency?: string; price_per_gpu_hour?: number; price_as_of?: string; offer?: OfferRef;
   // contract v1.2: seed 004's coefficient on the row's offer price (plan currency), and on the FP32 peak as the seed computes it.
   cost_effectiveness?: number; cost_effectiveness_fp32?: number;
   // docs/science.md: rate is in the baseline's unit (0 when the unit is hours).
   science?: { speedup?: number; rate?: number; fp64_ratio?: number; fp64_starved?: boolean };
   [k: string]: unknown;
 }
+// What a price is (contract v1.2): the core says it, the page shows it.
+export interface OfferRef {
+  platform?: string; gpu?: string; billing?: string; price_kind?: string; as_of?: string;
+  confidence?: string; source?: string; stale?: boolean; derived?: boolean;
+}
+
 export interface PlanStage {
   stage: string; gpu?: string; count?: number; platform?: string; billing?: string;
   hours?: number; cost?: number; share?: number; wall_hours?: number; gpu_hours?: number; runs?: number;
@@ -68,6 +74,9 @@ export interface PlanStage {
   sharding?: string; fit?: string; workload_changes?: { field: string; value: unknown }[];
   // docs/api.md: per-GPU memory of one run as planned (workload_changes applied).
   memory_bytes?: number; gpus_per_run?: number; parallel_runs?: number;
+  // contract v1.2: the price the stage rests on, the cost range, a lower unverified price beside it
+  offer?: OfferRef; cost_low?: number; cost_high?: number;
+  reference?: { cost?: number; message?: string; offer?: OfferRef; price_per_gpu_hour?: number };
   [k: string]: unknown;
 }
 export interface PlanChange { code: string; patch?: Record<string, unknown>; saving?: number; new_total?: number; saving_is_upper_bound?: boolean; message?: string }
@@ -77,6 +86,7 @@ export interface RentVsBuy {
 }
 export interface Plan {
   category?: string; category_advice?: string; stages?: PlanStage[]; total_cost?: number; currency?: string;
+  total_cost_low?: number; total_cost_high?: number;
   within_budget?: boolean; feasible?: boolean; wall_hours?: number; meets_deadline?: boolean; budget?: number; deadline_hours?: number;
   changes?: PlanChange[]; advice?: { code: string; message?: string }[]; rent_vs_buy?: RentVsBuy; [k: string]: unknown;
 }

@@ -86,6 +86,21 @@ struct PriceRange {
   double high = 0;
 };
 
+// What an offer's confidence rests on (contract v1.2, docs/catalog.md
+// "Confidence"): `high` a first-hand read of the platform's own price page,
+// docs or API (platform_read, with its URL and the day); `medium` a dated
+// machine read of the platform's own page or API recorded by a third party
+// (third_party_read), or two independent dated notes agreeing within 5 %
+// (agreeing_notes); `low` anything else (note). The validator checks the
+// evidence an offer names against its level; the page's copy leaves it out.
+enum class EvidenceKind { platform_read, third_party_read, agreeing_notes, note };
+inline constexpr Spelling<EvidenceKind> kEvidenceKindSpellings[] = {
+    {EvidenceKind::platform_read, "platform_read"},
+    {EvidenceKind::third_party_read, "third_party_read"},
+    {EvidenceKind::agreeing_notes, "agreeing_notes"},
+    {EvidenceKind::note, "note"}};
+static_assert(spells_each_once(kEvidenceKindSpellings, EvidenceKind::note));
+
 struct Offer {
   std::string gpu;  // Gpu::id
   Billing billing = Billing::on_demand;
@@ -103,8 +118,15 @@ struct Offer {
   std::string source;
   std::string confidence;  // "high", "medium", "low" (required on an offer)
   std::string note;        // caveat for this price (form factor assumed, 8-GPU only, ...)
+  int max_gpus = 0;        // cards one instance of this product carries (1: a single-GPU product such as
+                           // Tencent HAI); 0: the platform's machine size
+  std::optional<EvidenceKind> evidence;  // nullopt only in the page's copy
 
   bool typical_known() const { return price_kind == PriceKind::list; }
+  // Whether this price may price a plan (contract v1.2): a list price of
+  // medium or high confidence. Floors, promotions and low-confidence figures
+  // are shown beside the plan as references, never as its cost.
+  bool of_standing() const { return typical_known() && (confidence == "high" || confidence == "medium"); }
 };
 
 enum class PlatformKind { cloud, marketplace, campus };

@@ -31,6 +31,7 @@ struct GpuCost {
   // Seed 004's coefficient on that price (throughput.h cost_effectiveness):
   // TFLOPS per (plan currency / GPU-hour), contract v1.2 gpus[].cost_effectiveness.
   CostEffectiveness effectiveness;
+  OfferRef offer;             // the price it rests on (contract v1.2)
 };
 
 struct GpuResult {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/pricing.h"
 #include "gpuplan/request.h"
 
 namespace gpuplan {
@@ -66,6 +67,19 @@ struct StageOption {
   std::vector<WorkloadChange> workload_changes;  // what the planner changed so that it fits
   bool education_discount = false;
   std::optional<SpotDetail> spot;
+  OfferRef offer;                // the price this option rests on (contract v1.2)
+  double cost_low = 0;           // the cost range: the price's range and the time model's (contract v1.2)
+  double cost_high = 0;
+};
+
+// A price that may not price a plan (a floor, a promotion, a low-confidence
+// figure) for the stage's card, lower than the plan's: shown beside the
+// stage as "may be as low as ..., unverified", never as its cost.
+struct PriceReference {
+  OfferRef offer;
+  double price_per_gpu_hour = 0;  // plan currency
+  double cost = 0;                // the chosen option's rental at this price
+  std::string message;            // in the request's locale
 };
 
 struct Alternative {
@@ -83,6 +97,7 @@ struct StagePlan {
   std::vector<StageOption> pareto;  // cost vs wall time, cheapest first
   double upload_hours = 0;       // dataset upload before this stage (a new platform)
   double share = 0;              // of the total cost
+  std::optional<PriceReference> reference;
   std::string why;               // the reason for the choice, in the request's locale
 };
 
@@ -151,6 +166,8 @@ struct PlanResult {
   std::string category_advice;
   std::vector<StagePlan> stages;
   double total_cost = 0;
+  double total_cost_low = 0;     // the stages' cost ranges summed (contract v1.2)
+  double total_cost_high = 0;
   std::string currency = "CNY";
   bool within_budget = true;
   std::optional<double> budget;             // in `currency`

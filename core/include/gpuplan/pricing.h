@@ -3,6 +3,7 @@
 // supplies; formulas and their sources: docs/api.md ("Cost model").
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "gpuplan/catalog.h"
@@ -27,6 +28,26 @@ constexpr double package_period_hours(Billing b) {
   return 0;
 }
 constexpr bool is_package(Billing b) { return package_period_hours(b) > 0; }
+
+// What a price is (contract v1.2: `offer` on plan.stages[] and gpus[]): where
+// it comes from, what kind of figure it is, how good and how old.
+struct OfferRef {
+  std::string platform;
+  std::string gpu;
+  Billing billing = Billing::on_demand;
+  PriceKind price_kind = PriceKind::list;
+  std::string as_of;       // as precise as the source; empty for a quote without a date
+  std::string confidence;  // "high", "medium", "low"; "quote" for the student's own
+  std::string source;      // as the page may show it (page_source_label); "quote" for a quote
+  bool stale = false;      // as_of more than six months before the catalog's date
+  bool derived = false;    // spot / off-peak computed from the platform's stated discount
+};
+
+// Whether a price dated `as_of` ("2026", "2026-05" or "2026-05-30"; a missing
+// month or day reads as the first) is more than six months older than
+// `reference` (the catalog's date, meta.json `version`): the response marks
+// it, and the page says to check it on the platform.
+bool price_is_stale(std::string_view as_of, std::string_view reference);
 
 // `amount` in `from` expressed in `to` (CNY or USD) at the catalog's rate.
 double convert_currency(double amount, std::string_view from, std::string_view to, const ExchangeRate& fx);
@@ -95,6 +116,10 @@ struct RentalTerms {
   double storage_per_gb_month = 0;
   double free_storage_gb = 0;
   double interruptions_per_hour = 0;  // spot only
+  // A package's price for one GPU for its whole period, as the platform lists
+  // it (946 a month, not 720 × 1.3139): a package bills whole periods at this.
+  // nullopt for hourly billing, or a package known only by its hourly figure.
+  std::optional<double> price_per_gpu_period;
 };
 RentalTerms rental_terms(const Platform& p, Billing billing, double price_per_gpu_hour, double storage_per_gb_month);
 
@@ -131,6 +156,20 @@ struct RentalCost {
 };
 RentalCost price_rental(const RentalTerms& t, const Rental& r);
 
+// The cost range of a rental (contract v1.2, plan.stages[].cost_low /
+// cost_high): the same rental priced at the low and high ends of its price
+// (`low` / `high` terms) with its run time at the low and high ends of the
+// time model's range (the run's hours, setup excluded, times `time_low` and
+// `time_high`: the throughput's 1 / high_factor and 1 / low_factor). A
+// package's whole periods and the per-second rounding apply as they do to
+// the point figure, so the range is what each end would bill.
+struct CostRange {
+  double low = 0;
+  double high = 0;
+};
+CostRange price_rental_range(const RentalTerms& low, const RentalTerms& high, const Rental& r, double time_low,
+                             double time_high);
+
 // One run of `work_hours` on its own rental: setup, the run (spot loss
 // included), its disk. The figure of gpus[].cost and of a one-run stage.
 struct OneRun {
@@ -138,6 +177,15 @@ struct OneRun {
   RentalCost cost;
 };
 OneRun price_one_run(const RentalTerms& t, double work_hours, int gpus, double checkpoint_bytes, double disk_gb);
+
+// A machine of `gpus` cards kept a 30-day month on `t` (a group's shared
+// machine): a monthly package at its listed price, a longer or shorter
+// package at the periods a month takes, hourly billing at 720 hours.
+double machine_month_cost(const RentalTerms& t, int gpus);
+
+// `units` of something billed `per_hour` kept `hours` (GPUs kept attached
+// during an upload, or a GPU-less mode), unrounded: an estimate to compare.
+double hourly_cost(double per_hour, int units, double hours);
 
 // Storage billed for `gb` kept `hours` at `per_gb_month`, less the free allowance.
 double storage_cost(double gb, double free_gb, double per_gb_month, double hours);

@@ -276,6 +276,7 @@ struct UserPrice {
   double per_gpu_hour = 0;
   std::string currency = "CNY";
   Billing billing = Billing::on_demand;
+  std::string as_of;  // the day the quote was read (YYYY-MM-DD); empty when not given
 };
 
 // A remark made while reading the request (`params_mismatch`): the response's

@@ -16,62 +16,166 @@ bool platform_in_scope(const Request& q, const Platform& p) {
   return q.prefs.scope == Scope::global || p.currency == "CNY";
 }
 
+namespace {
+
+OfferRef catalog_ref(const Platform& p, const Offer& o, const Catalog& c) {
+  OfferRef r;
+  r.platform = p.id;
+  r.gpu = o.gpu;
+  r.billing = o.billing;
+  r.price_kind = o.price_kind;
+  r.as_of = o.as_of;
+  r.confidence = o.confidence;
+  r.source = page_source_label(o.source);
+  r.stale = price_is_stale(o.as_of, c.version);
+  return r;
+}
+
+OfferRef quote_ref(const UserPrice& u) {
+  OfferRef r;
+  r.platform = u.platform;
+  r.gpu = u.gpu;
+  r.billing = u.billing;
+  r.as_of = u.as_of;
+  r.confidence = "quote";
+  r.source = "quote";
+  return r;
+}
+
+int gpu_index(const Catalog& c, const std::string& id) {
+  for (size_t i = 0; i < c.gpus.size(); ++i)
+    if (c.gpus[i].id == id) return int(i);
+  return -1;
+}
+
+// The offers of `p` that `keep` accepts, the user's quotes first when
+// `quotes`, with the derived spot and off-peak prices and the education
+// discount, in `currency`.
+template <class Keep>
+void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, const std::string& currency,
+                         bool quotes, Keep keep, std::vector<PricedOffer>& offers) {
+  const double storage = convert_currency(p.storage_per_gb_month, p.currency, currency, c.fx);
+  const size_t first = offers.size();
+  auto in = [&](double amount, const std::string& from) { return convert_currency(amount, from, currency, c.fx); };
+  // A price of 0 is a price (a free campus centre, 校级算力 "免费或极低"),
+  // which the user's quote may give; the catalog's unknowns are never 0.
+  auto add = [&](PricedOffer o) {
+    if (int(o.gpu) < 0 || !(o.user ? o.price >= 0 : o.price > 0)) return;
+    if (q.hardware && c.gpus[o.gpu].id != q.hardware->gpu) return;
+    for (size_t i = first; i < offers.size(); ++i)
+      if (offers[i].gpu == o.gpu && offers[i].billing == o.billing) return;  // first one wins: user, then catalog
+    offers.push_back(std::move(o));
+  };
+  // The user's own quotes override the catalog (contract: prices[]).
+  if (quotes)
+    for (const UserPrice& u : q.prices) {
+      if (u.platform != p.id || gpu_index(c, u.gpu) < 0) continue;
+      PricedOffer o{&p, size_t(gpu_index(c, u.gpu)), u.billing, in(u.per_gpu_hour, u.currency), storage, false, true};
+      o.price_low = o.price_high = o.price;
+      // A quote changes the price, not the product: a single-GPU product stays one.
+      for (const Offer& src : p.offers)
+        if (src.gpu == u.gpu && src.billing == u.billing && src.max_gpus > 0) o.max_gpus = src.max_gpus;
+      o.ref = quote_ref(u);
+      add(std::move(o));
+    }
+  for (const Offer& src : p.offers) {
+    if (!keep(src)) continue;
+    const int gi = gpu_index(c, src.gpu);
+    if (gi < 0) continue;
+    PricedOffer o{&p, size_t(gi), src.billing, in(src.per_gpu_hour.typical, src.currency), storage, false, false};
+    o.price_low = in(src.per_gpu_hour.low, src.currency);
+    o.price_high = in(src.per_gpu_hour.high, src.currency);
+    if (src.per_period)
+      o.per_period = PriceRange{in(src.per_period->low, src.currency), in(src.per_period->typical, src.currency),
+                                in(src.per_period->high, src.currency)};
+    o.max_gpus = src.max_gpus;
+    o.ref = catalog_ref(p, src, c);
+    add(std::move(o));
+  }
+  // Spot and off-peak prices derived from the platform's discount where no
+  // explicit offer exists.
+  const size_t listed = offers.size();
+  for (size_t i = first; i < listed; ++i) {
+    if (offers[i].billing != Billing::on_demand) continue;
+    auto derive = [&](Billing b, double discount) {
+      PricedOffer d = offers[i];
+      d.billing = b;
+      d.price *= 1 - discount;
+      d.price_low *= 1 - discount;
+      d.price_high *= 1 - discount;
+      d.ref.billing = b;
+      d.ref.derived = true;
+      add(std::move(d));
+    };
+    if (p.spot_discount > 0) derive(Billing::spot, p.spot_discount);
+    if (p.off_peak_discount > 0) derive(Billing::off_peak, p.off_peak_discount);
+  }
+  // Student discounts apply when the user says they qualify.
+  if (q.prefs.education && p.education_discount > 0)
+    for (size_t i = first; i < offers.size(); ++i) {
+      const double keep_share = 1 - p.education_discount;
+      offers[i].price *= keep_share;
+      offers[i].price_low *= keep_share;
+      offers[i].price_high *= keep_share;
+      if (offers[i].per_period)
+        offers[i].per_period = PriceRange{offers[i].per_period->low * keep_share, offers[i].per_period->typical * keep_share,
+                                          offers[i].per_period->high * keep_share};
+      offers[i].education = true;
+    }
+}
+
+// Spot only when asked for: a reclaimed instance loses the run unless the
+// training resumes from its checkpoints, which a first rental's script
+// rarely does (seed 004 §3.1: spot needs "训练脚本开头添加检查点保存功能",
+// and not before a deadline). The saving is offered as the `spot` change
+// instead (planner_advice.cpp), so the default plan is priced on what a
+// student can run unattended.
+void keep_requested_billing(const Request& q, std::vector<PricedOffer>& offers) {
+  if (!q.prefs.billing.empty())
+    std::erase_if(offers, [&](const PricedOffer& o) { return name_of(o.billing) != q.prefs.billing; });
+  else
+    std::erase_if(offers, [](const PricedOffer& o) { return o.billing == Billing::spot; });
+}
+
+}  // namespace
+
 std::vector<PricedOffer> priced_offers(const Request& q, const Catalog& c, const std::string& currency) {
   std::vector<PricedOffer> offers;
-  auto gpu_index = [&](const std::string& id) -> int {
-    for (size_t i = 0; i < c.gpus.size(); ++i)
-      if (c.gpus[i].id == id) return int(i);
-    return -1;
-  };
-  for (const Platform& p : c.platforms) {
-    if (!platform_in_scope(q, p)) continue;
-    const double storage = convert_currency(p.storage_per_gb_month, p.currency, currency, c.fx);
-    const size_t first = offers.size();
-    // A price of 0 is a price (a free campus centre, 校级算力 "免费或极低"),
-    // which the user's quote may give; the catalog's unknowns are never 0.
-    auto add = [&](int gpu, Billing b, double price_plan_currency, bool user) {
-      if (gpu < 0 || !(user ? price_plan_currency >= 0 : price_plan_currency > 0)) return;
-      if (q.hardware && c.gpus[size_t(gpu)].id != q.hardware->gpu) return;
-      for (size_t i = first; i < offers.size(); ++i)
-        if (offers[i].gpu == size_t(gpu) && offers[i].billing == b) return;  // first one wins: user, then catalog
-      PricedOffer o{&p, size_t(gpu), b, price_plan_currency, storage, false, user};
-      offers.push_back(o);
-    };
-    // The user's own quotes override the catalog (contract: prices[]).
-    for (const UserPrice& u : q.prices)
-      if (u.platform == p.id) add(gpu_index(u.gpu), u.billing, convert_currency(u.per_gpu_hour, u.currency, currency, c.fx), true);
-    // Only a list price stands as typical (contract v1.1): floors and promotions are not planned with.
-    for (const Offer& o : p.offers)
-      if (o.typical_known())
-        add(gpu_index(o.gpu), o.billing, convert_currency(o.per_gpu_hour.typical, o.currency, currency, c.fx), false);
-    // Spot and off-peak prices derived from the platform's discount where no
-    // explicit offer exists.
-    const size_t listed = offers.size();
-    for (size_t i = first; i < listed; ++i) {
-      if (offers[i].billing != Billing::on_demand) continue;
-      const PricedOffer base = offers[i];
-      if (p.spot_discount > 0) add(int(base.gpu), Billing::spot, base.price * (1 - p.spot_discount), base.user);
-      if (p.off_peak_discount > 0) add(int(base.gpu), Billing::off_peak, base.price * (1 - p.off_peak_discount), base.user);
-    }
-    // Student discounts apply when the user says they qualify.
-    if (q.prefs.education && p.education_discount > 0)
-      for (size_t i = first; i < offers.size(); ++i) {
-        offers[i].price *= 1 - p.education_discount;
-        offers[i].education = true;
-      }
-  }
-  if (!q.prefs.billing.empty()) {
-    std::erase_if(offers, [&](const PricedOffer& o) { return name_of(o.billing) != q.prefs.billing; });
-  } else {
-    // Spot only when asked for: a reclaimed instance loses the run unless the
-    // training resumes from its checkpoints, which a first rental's script
-    // rarely does (seed 004 §3.1: spot needs "训练脚本开头添加检查点保存功能",
-    // and not before a deadline). The saving is offered as the
-    // `spot` change instead (planner_advice.cpp), so the default plan is
-    // priced on what a student can run unattended.
-    std::erase_if(offers, [](const PricedOffer& o) { return o.billing == Billing::spot; });
-  }
+  for (const Platform& p : c.platforms)
+    if (platform_in_scope(q, p))
+      add_platform_offers(q, c, p, currency, true, [](const Offer& o) { return o.of_standing(); }, offers);
+  keep_requested_billing(q, offers);
   return offers;
+}
+
+std::vector<PricedOffer> reference_offers(const Request& q, const Catalog& c, const std::string& currency) {
+  std::vector<PricedOffer> offers;
+  for (const Platform& p : c.platforms)
+    if (platform_in_scope(q, p))
+      add_platform_offers(q, c, p, currency, false,
+                          [](const Offer& o) { return !o.of_standing() && !is_package(o.billing); }, offers);
+  std::erase_if(offers, [](const PricedOffer& o) { return o.ref.derived; });
+  keep_requested_billing(q, offers);
+  return offers;
+}
+
+int instance_gpus(const PricedOffer& o) {
+  const int machine = std::max(1, o.platform->machine_max_gpus);
+  return o.max_gpus > 0 ? std::min(machine, o.max_gpus) : machine;
+}
+
+bool rentable(const PricedOffer& o, const Gpu& g, int count) {
+  if (o.max_gpus > 0) return count <= o.max_gpus;  // a single-GPU product: one card per instance, never joined
+  return rentable(*o.platform, g, count);
+}
+
+RentalTerms offer_terms(const PricedOffer& o, PriceEnd end) {
+  const double price = end == PriceEnd::low ? o.price_low : end == PriceEnd::high ? o.price_high : o.price;
+  RentalTerms t = rental_terms(*o.platform, o.billing, price, o.storage_per_gb_month);
+  if (o.per_period)
+    t.price_per_gpu_period = end == PriceEnd::low ? o.per_period->low : end == PriceEnd::high ? o.per_period->high
+                                                                                              : o.per_period->typical;
+  return t;
 }
 
 bool rentable(const Platform& p, const Gpu& g, int count) {

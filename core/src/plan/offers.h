@@ -4,10 +4,12 @@
 // cost read the same list (docs/api.md, "Cost model").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/pricing.h"
 #include "gpuplan/request.h"
 
 namespace gpuplan {
@@ -20,7 +22,21 @@ struct PricedOffer {
   double storage_per_gb_month = 0;   // plan currency
   bool education = false;
   bool user = false;                 // the user's quote, not the catalog's
+  double price_low = 0;              // the price's own range, plan currency, discounts applied
+  double price_high = 0;
+  std::optional<PriceRange> per_period;  // a package's listed price per GPU and period, plan currency
+  int max_gpus = 0;                  // cards one instance carries (0: the platform's machine)
+  OfferRef ref;                      // what the price is
 };
+
+// The cards one instance of `o` carries: the product's own limit (a
+// single-GPU product) or the platform's machine.
+int instance_gpus(const PricedOffer& o);
+// Whether `o` rents `count` cards of `g` for one job (rentable, within the product's limit).
+bool rentable(const PricedOffer& o, const Gpu& g, int count);
+// `o`'s billing terms, at its price or at the low or high end of its range.
+enum class PriceEnd { typical, low, high };
+RentalTerms offer_terms(const PricedOffer& o, PriceEnd end = PriceEnd::typical);
 
 // prefs.scope (contract v1.1): `cn` keeps the platforms that bill in CNY
 // (Chinese marketplaces and clouds, campus centres), `global` every one. A
@@ -31,6 +47,12 @@ bool platform_in_scope(const Request& q, const Platform& p);
 // user's quote before the catalog's; only the billing prefs.billing names,
 // only the card `hardware` pins.
 std::vector<PricedOffer> priced_offers(const Request& q, const Catalog& c, const std::string& currency);
+
+// The in-scope catalog prices that may not price a plan (contract v1.2):
+// floors, promotions and low-confidence figures, hourly billings only, in
+// `currency` with the same discounts. Shown beside a plan as references
+// ("may be as low as ..., unverified"), never as its cost.
+std::vector<PricedOffer> reference_offers(const Request& q, const Catalog& c, const std::string& currency);
 
 // Whether `p` rents `count` cards of `g` for one job: up to one machine, or
 // whole machines where the platform joins them and the card is not a GeForce

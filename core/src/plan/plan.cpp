@@ -22,11 +22,11 @@ std::optional<GpuCost> cheapest_run(Evaluator& e, size_t gpu_index, const FitCho
   std::optional<GpuCost> best;
   if (!e.request().data || choice.fit == Fit::no || !(choice.hours > 0)) return best;
   for (const PricedOffer& o : offers) {
-    if (o.gpu != gpu_index || !rentable(*o.platform, e.catalog().gpus[gpu_index], choice.count)) continue;
-    const RentalTerms terms = rental_terms(*o.platform, o.billing, o.price, o.storage_per_gb_month);
+    if (o.gpu != gpu_index || !rentable(o, e.catalog().gpus[gpu_index], choice.count)) continue;
+    const RentalTerms terms = offer_terms(o);
     const OneRun run = price_one_run(terms, choice.hours, choice.count, checkpoint_bytes, disk_gb);
     if (!run.time.feasible) continue;
-    if (!best || run.cost.cost < best->cost) best = GpuCost{run.cost.cost, o.platform->id, o.billing, terms.price_per_gpu_hour, {}};
+    if (!best || run.cost.cost < best->cost) best = GpuCost{run.cost.cost, o.platform->id, o.billing, terms.price_per_gpu_hour, {}, o.ref};
   }
   if (best) best->effectiveness = cost_effectiveness(choice.throughput, e.catalog().gpus[gpu_index], best->price_per_gpu_hour);
   return best;

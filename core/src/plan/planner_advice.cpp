@@ -147,8 +147,49 @@ void Planner::apply_credits(PlanResult& r) {
       double used = std::min(credit, sp.chosen.cost);
       sp.chosen.credit = used;
       sp.chosen.cost -= used;
+      sp.chosen.cost_low = std::max(0.0, sp.chosen.cost_low - used);
+      sp.chosen.cost_high = std::max(0.0, sp.chosen.cost_high - used);
       credit -= used;
     }
+  }
+}
+
+// ---------------------------------------------------------------- references
+
+// A lower price the catalog holds for the stage's card but may not plan with
+// (a floor, a promotion, a low-confidence figure; contract v1.2): the chosen
+// rental priced at it, shown beside the stage and never as its cost.
+void Planner::price_references(PlanResult& r) {
+  for (size_t i = 0; i < r.stages.size(); ++i) {
+    StagePlan& sp = r.stages[i];
+    if (!sp.feasible) continue;
+    const Candidate& chosen = chosen_[i];
+    const PricedOffer& planned = offers_[size_t(chosen.offer)];
+    const PricedOffer* best = nullptr;
+    double best_cost = 0;
+    for (const PricedOffer& ref : references_) {
+      if (ref.gpu != planned.gpu || !(ref.price_low < planned.price) ||
+          !rentable(ref, c_.gpus[ref.gpu], chosen.gpus_per_run * chosen.parallel))
+        continue;
+      const double cost = price_rental(offer_terms(ref, PriceEnd::low), chosen.rental).cost - sp.chosen.credit;
+      if (cost < sp.chosen.cost && (!best || cost < best_cost)) {
+        best = &ref;
+        best_cost = cost;
+      }
+    }
+    if (!best) continue;
+    PriceReference pr;
+    pr.offer = best->ref;
+    pr.price_per_gpu_hour = best->price_low;
+    pr.cost = std::max(0.0, best_cost);
+    const char* kind = best->ref.price_kind == PriceKind::floor   ? "plan.reference.floor"
+                       : best->ref.price_kind == PriceKind::promo ? "plan.reference.promo"
+                       : best->billing == Billing::spot            ? "plan.reference.spot"
+                                                                   : "plan.reference.low";
+    pr.message = msg("plan.reference.as_low_as",
+                     {money(pr.cost), currency_, best->platform->name.in(q_.locale), msg(kind), money(pr.price_per_gpu_hour),
+                      best->ref.as_of});
+    sp.reference = pr;
   }
 }
 
@@ -242,7 +283,7 @@ void Planner::group_rental(PlanResult& r) {
   for (const auto& sp : r.stages) {
     if (!sp.feasible) continue;
     const StageOption& o = sp.chosen;
-    const bool package = o.billing == Billing::monthly || o.billing == Billing::yearly;
+    const bool package = is_package(o.billing);
     member_gpu_hours += package ? o.run_hours * sp.runs * o.gpus_per_run : o.hours * o.count;
   }
   if (member_gpu_hours <= 0) return;
@@ -258,7 +299,7 @@ void Planner::group_rental(PlanResult& r) {
   g.group_gpu_hours = g.people * member_gpu_hours;
   g.months = std::max(1.0, std::ceil(g.group_gpu_hours / machine_month_gpu_hours - 1e-9));
   g.utilization = g.group_gpu_hours / (g.months * machine_month_gpu_hours);
-  g.machine_per_month = rent->price * machine_month_gpu_hours;
+  g.machine_per_month = machine_month_cost(offer_terms(*rent), kMachineGpus);
   g.per_person_per_month = g.machine_per_month / g.people;
   g.per_person_gpu_hours_per_month = member_gpu_hours / g.months;
   g.hourly_equivalent_per_month = g.per_person_gpu_hours_per_month * (hourly ? hourly->price : rent->price);
@@ -331,6 +372,19 @@ void Planner::warnings(PlanResult& r) {
       if (per_month > 0) warn("disk_bills_after_release", {platform, gb_text(disk_gb), money(per_month), r.currency});
       else warn("disk_bills_after_release_unpriced", {platform, gb_text(disk_gb)});
     }
+    // Unknown is not zero: a disk the catalog has no price for, with what it could cost.
+    const Platform& pl = *offer.platform;
+    const double billable_gb = disk_gb - pl.free_storage_gb;
+    if (!pl.priced_by_user && !pl.rules.disk_per_gb_day && billable_gb > 0) {
+      double dearest = 0;  // the dearest disk price the in-scope catalog knows, per GB-month
+      for (const Platform& other : c_.platforms)
+        if (platform_in_scope(q_, other) && other.rules.disk_per_gb_day)
+          dearest = std::max(dearest, convert_currency(other.storage_per_gb_month, other.currency, currency_, c_.fx));
+      const double upper = storage_cost(disk_gb, pl.free_storage_gb, dearest, o.wall_hours);
+      warn("storage_price_unknown", {platform, gb_text(billable_gb), hours_text(o.wall_hours), money(upper), r.currency,
+                                     fixed(dearest, 2)});
+    }
+    if (!pl.priced_by_user && !pl.rules.granularity_seconds) warn("billing_granularity_unknown", {platform});
     if (sp.stage == Stage::debug && r.budget && *r.budget > 0 && o.cost > kDebugMaxShare * *r.budget)
       warn("debug_over_share", {percent(o.cost / *r.budget), percent(kDebugMaxShare)});
   }
@@ -387,8 +441,9 @@ void Planner::billing_warnings(PlanResult& r) {
     else r.warnings.push_back({"billing_unavailable", msg("plan.warn.billing_unavailable", {billing_text(q_.prefs.billing), offered})});
     return;
   }
-  const bool package = q_.prefs.billing == name_of(Billing::monthly) || q_.prefs.billing == name_of(Billing::yearly);
-  if (!package || some_infeasible) return;
+  // Every package (daily, weekly, monthly, yearly) against on-demand for the same use.
+  const std::optional<Billing> asked = value_of(kBillingSpellings, q_.prefs.billing);
+  if (!asked || !is_package(*asked) || some_infeasible) return;
   Request hourly = q_;
   hourly.prefs.billing = name_of(Billing::on_demand);
   Evaluator e(hourly, c_);

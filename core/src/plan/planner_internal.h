@@ -108,6 +108,7 @@ struct Candidate {
   int variant = 0;      // 0: the fit search's choice; 1: its faster tight option (FitChoice::faster_tight)
   SpotEstimate spot;
   double checkpoint_seconds = 0;
+  Rental rental;  // what it was priced as (price_rental), for its cost range
 };
 
 class Planner {
@@ -120,8 +121,9 @@ class Planner {
 
  private:
   void build_offers();
+  void price_references(PlanResult& r);
   void fit_gpus();
-  std::vector<int> counts(const Gpu& g, const Platform& p) const;
+  std::vector<int> counts(const Gpu& g, const PricedOffer& o) const;
   double checkpoint_bytes();
   std::vector<Candidate> candidates(const StageRequest& s);
   void list_options(const std::vector<Candidate>& front, StagePlan& out);
@@ -154,6 +156,7 @@ class Planner {
   const Catalog& c_;
   std::string currency_;
   std::vector<PricedOffer> offers_;
+  std::vector<PricedOffer> references_;  // prices that may not price the plan, shown beside it
   double need_bytes_ = 0;            // per GPU at count 1, headroom included
   double smallest_fit_bytes_ = 0;    // smallest offered card holding the job on its own
   double smallest_catalog_fit_bytes_ = 0;  // the same over the whole catalog, offered or not

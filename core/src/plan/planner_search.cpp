@@ -22,6 +22,7 @@ namespace planner_detail {
 
 void Planner::build_offers() {
   offers_ = priced_offers(q_, c_, currency_);
+  references_ = reference_offers(q_, c_, currency_);
   // When `prefs.billing` left nothing, the billings the in-scope offers do
   // have, for billing_unavailable (planner_advice.cpp) to name.
   if (!q_.prefs.billing.empty() && offers_.empty()) {
@@ -61,20 +62,21 @@ void Planner::fit_gpus() {
 // tried, and the request's own count); several machines join only where the
 // platform joins them, and never GeForce cards, which have no peer-to-peer
 // link and are sold one host at a time.
-std::vector<int> Planner::counts(const Gpu& g, const Platform& p) const {
+std::vector<int> Planner::counts(const Gpu& g, const PricedOffer& o) const {
   std::vector<int> out;
   if (q_.hardware) {
-    out.push_back(q_.hardware->count);
+    // A single-GPU product (max_gpus) never carries the pinned count on one instance.
+    if (o.max_gpus <= 0 || q_.hardware->count <= o.max_gpus) out.push_back(q_.hardware->count);
     return out;
   }
   const int first = std::max(1, q_.workload.gpus);
-  const int machine = std::max(1, p.machine_max_gpus);
+  const int machine = instance_gpus(o);
   for (int n = 1; n < machine; n *= 2)
     if (n >= first) out.push_back(n);
   if (first < machine) out.push_back(first);
   out.push_back(machine);
   for (int m = 2; m * machine <= kMaxGpusSearched; m *= 2)
-    if (rentable(p, g, m * machine)) out.push_back(m * machine);
+    if (rentable(o, g, m * machine)) out.push_back(m * machine);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   std::erase_if(out, [&](int n) { return n < first; });
@@ -118,15 +120,14 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
   for (size_t oi = 0; oi < offers_.size(); ++oi) {
     const PricedOffer& o = offers_[oi];
     const Gpu& gpu = c_.gpus[o.gpu];
-    const Platform& p = *o.platform;
-    const RentalTerms terms = rental_terms(p, o.billing, o.price, o.storage_per_gb_month);
-    const int machine = std::max(1, p.machine_max_gpus);
+    const RentalTerms terms = offer_terms(o);
+    const int machine = instance_gpus(o);
     // Debugging is a loop of fix and rerun at the desk: an off-peak price
     // that runs only at night and at weekends does not serve it, whatever it
     // costs (unless the student asks for that billing).
     if (debug && o.billing == Billing::off_peak && q_.prefs.billing.empty()) continue;
     int fewest = 0;
-    for (int n : counts(gpu, p)) {
+    for (int n : counts(gpu, o)) {
       if (fewest > 0 && q_.hardware) break;
       const FitChoice& first = e_.fit(o.gpu, n, allowed);
       if (first.fit == Fit::no) continue;
@@ -160,6 +161,7 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
           r.disks = disks;
           r.disk_hours = c.wall_hours;
           const RentalCost rc = price_rental(terms, r);
+          c.rental = r;
           c.billed_hours = rc.billed_hours;
           c.compute_cost = rc.compute_cost;
           c.storage_cost = rc.storage_cost;
@@ -286,6 +288,14 @@ StageOption Planner::to_option(const Candidate& c) {
   s.workload_changes = choice.changes;
   s.alters_results = choice.alters_results;
   s.education_discount = o.education;
+  s.offer = o.ref;
+  // The range: the price's own low and high ends, the run's time at the ends
+  // of the time model's range (hours_low = hours / high_factor).
+  const CostRange range = price_rental_range(offer_terms(o, PriceEnd::low), offer_terms(o, PriceEnd::high), c.rental,
+                                             1 / std::max(1e-9, choice.throughput.high_factor),
+                                             1 / std::max(1e-9, choice.throughput.low_factor));
+  s.cost_low = std::min(range.low, s.cost);
+  s.cost_high = std::max(range.high, s.cost);
   if (o.billing == Billing::spot) {
     SpotDetail d;
     d.interruptions_per_hour = spot_interruptions_per_hour(*o.platform);
@@ -524,6 +534,8 @@ PlanResult Planner::run(bool with_changes) {
   apply_credits(r);
   for (auto& sp : r.stages) {
     r.total_cost += sp.feasible ? sp.chosen.cost : 0;
+    r.total_cost_low += sp.feasible ? sp.chosen.cost_low : 0;
+    r.total_cost_high += sp.feasible ? sp.chosen.cost_high : 0;
   }
   for (size_t i = 0; i < r.stages.size(); ++i) {
     StagePlan& sp = r.stages[i];
@@ -540,6 +552,7 @@ PlanResult Planner::run(bool with_changes) {
 
   rent_or_buy(r);
   group_rental(r);
+  price_references(r);
   warnings(r);
   if (with_changes && !r.feasible) nothing_fits(r);
   if (with_changes && r.budget && !r.within_budget && r.feasible) budget_changes(r);
@@ -554,8 +567,8 @@ PlanResult Planner::run(bool with_changes) {
       if (!sp.feasible || sp.upload_hours <= 0) continue;
       const Platform* p = c_.find_platform(sp.chosen.platform);
       if (!p || p->cpu_only_per_hour <= 0) continue;
-      double cpu = convert_currency(p->cpu_only_per_hour, p->currency, currency_, c_.fx) * sp.upload_hours;
-      double gpu = sp.chosen.price_per_gpu_hour * sp.chosen.count * sp.upload_hours;
+      double cpu = hourly_cost(convert_currency(p->cpu_only_per_hour, p->currency, currency_, c_.fx), 1, sp.upload_hours);
+      double gpu = hourly_cost(sp.chosen.price_per_gpu_hour, sp.chosen.count, sp.upload_hours);
       r.advice.push_back({"upload-cpu-only", msg("plan.advice.upload_cpu_only",
                                                  {p->name.in(q_.locale), hours_text(sp.upload_hours), money(cpu),
                                                   currency_, money(gpu)})});

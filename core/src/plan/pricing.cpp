@@ -14,6 +14,30 @@ double convert_currency(double amount, std::string_view from, std::string_view t
   return amount;
 }
 
+namespace {
+// Year, month and day of "YYYY[-MM[-DD]]", missing parts as 1; 0 for text that is no date.
+int date_number(std::string_view d) {
+  auto part = [&](size_t at, size_t n, int missing) {
+    if (d.size() < at + n) return missing;
+    int v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (d[i] < '0' || d[i] > '9') return -1;
+      v = v * 10 + (d[i] - '0');
+    }
+    return v;
+  };
+  const int y = part(0, 4, -1), m = part(5, 2, 1), day = part(8, 2, 1);
+  if (y < 0 || m < 0 || day < 0) return 0;
+  return (y * 12 + (m - 1)) * 32 + day;  // months since year 0, then the day
+}
+}  // namespace
+
+bool price_is_stale(std::string_view as_of, std::string_view reference) {
+  const int a = date_number(as_of), r = date_number(reference);
+  if (a == 0 || r == 0) return a == 0 && !as_of.empty();
+  return a + 6 * 32 < r;
+}
+
 double billed_seconds(double used_seconds, double granularity_seconds, double minimum_charge_seconds) {
   if (!(used_seconds > 0)) return 0;
   double unit = std::max(1.0, granularity_seconds);
@@ -92,10 +116,32 @@ RentalCost price_rental(const RentalTerms& t, const Rental& r) {
                                                  t.minimum_charge_seconds) /
                                       kSecondsPerHour;
   c.billed_hours = billed * r.instances;
-  c.compute_cost = t.price_per_gpu_hour * c.billed_hours * r.gpus * r.parallel;
+  if (package && t.price_per_gpu_period) {
+    // Whole periods at the listed package price, never the rounded hourly figure times the period.
+    const double periods = std::round(billed / package_period_hours(t.billing)) * r.instances;
+    c.compute_cost = *t.price_per_gpu_period * periods * r.gpus * r.parallel;
+  } else {
+    c.compute_cost = t.price_per_gpu_hour * c.billed_hours * r.gpus * r.parallel;
+  }
   c.storage_cost = r.disks * storage_cost(r.disk_gb, t.free_storage_gb, t.storage_per_gb_month, r.disk_hours);
   c.cost = c.compute_cost + c.storage_cost;
   return c;
+}
+
+CostRange price_rental_range(const RentalTerms& low, const RentalTerms& high, const Rental& r, double time_low,
+                             double time_high) {
+  // The run's part of the time scales, the setup (a fixed quarter hour) does not.
+  auto scaled = [&](double factor) {
+    Rental s = r;
+    const double run = std::max(0.0, r.used_hours - kSetupHours);
+    s.used_hours = std::min(r.used_hours, kSetupHours) + run * factor;
+    s.disk_hours = r.disk_hours * factor;
+    return s;
+  };
+  CostRange out;
+  out.low = price_rental(low, scaled(std::min(1.0, time_low))).cost;
+  out.high = price_rental(high, scaled(std::max(1.0, time_high))).cost;
+  return out;
 }
 
 OneRun price_one_run(const RentalTerms& t, double work_hours, int gpus, double checkpoint_bytes, double disk_gb) {
@@ -109,6 +155,22 @@ OneRun price_one_run(const RentalTerms& t, double work_hours, int gpus, double c
   r.disk_hours = kSetupHours + o.time.wall_hours;
   o.cost = price_rental(t, r);
   return o;
+}
+
+double machine_month_cost(const RentalTerms& t, int gpus) {
+  Rental r;
+  r.gpus = std::max(1, gpus);
+  r.used_hours = kHoursPerMonth;
+  // A year's package spread over its months: a month of it is a twelfth, not a year.
+  if (package_period_hours(t.billing) > kHoursPerMonth) return t.price_per_gpu_hour * kHoursPerMonth * r.gpus;
+  RentalTerms whole = t;
+  whole.granularity_seconds = 1;  // a month is a whole number of any unit
+  whole.minimum_charge_seconds = 0;
+  return price_rental(whole, r).compute_cost;
+}
+
+double hourly_cost(double per_hour, int units, double hours) {
+  return std::max(0.0, per_hour) * std::max(0, units) * std::max(0.0, hours);
 }
 
 double storage_cost(double gb, double free_gb, double per_gb_month, double hours) {

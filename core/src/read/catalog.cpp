@@ -216,7 +216,67 @@ Gpu read_gpu(const Reader& r, CatalogProfile profile) {
   return g;
 }
 
-Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
+// The evidence an offer names for its confidence (docs/catalog.md,
+// "Confidence"): each level asks for what its definition says.
+bool full_date(const std::string& d) { return d.size() == 10; }
+
+void check_evidence(const Reader& r, Offer& o) {
+  auto ev = r.object("evidence");
+  if (!ev)
+    GPUPLAN_CATALOG_INVALID(r.child_path("evidence"),
+                            "name the evidence for the confidence: platform_read, third_party_read, agreeing_notes or note");
+  auto kind = ev->spelled("kind", kEvidenceKindSpellings);
+  if (!kind) GPUPLAN_CATALOG_INVALID(ev->child_path("kind"), "platform_read, third_party_read, agreeing_notes or note");
+  o.evidence = *kind;
+  // What the source shows, as it shows it: a "from" price read as a list price is a floor.
+  const std::string read = required_string(*ev, "read");
+  std::string lower = read;
+  for (char& ch : lower) ch = char(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  const bool from = lower.rfind("from ", 0) == 0 || lower.find(" from ") != std::string::npos;
+  if (o.price_kind == PriceKind::list && (read.find("起") != std::string::npos || from))
+    GPUPLAN_CATALOG_INVALID(ev->child_path("read"), "a 'from' (起) price is a floor, not a list price");
+  switch (*kind) {
+    case EvidenceKind::platform_read:
+      required_string(*ev, "url");
+      if (!full_date(required_date(*ev, "read_on")))
+        GPUPLAN_CATALOG_INVALID(ev->child_path("read_on"), "a first-hand read gives the day it was read (YYYY-MM-DD)");
+      break;
+    case EvidenceKind::third_party_read:
+      required_string(*ev, "url");
+      required_string(*ev, "recorded_in");
+      if (required_date(*ev, "read_on").size() < 7)
+        GPUPLAN_CATALOG_INVALID(ev->child_path("read_on"), "a recorded read gives at least its month (YYYY-MM)");
+      break;
+    case EvidenceKind::agreeing_notes:
+    case EvidenceKind::note: break;
+  }
+  // Dated notes with the price each gives; agreeing_notes needs two that agree within 5 %.
+  double lowest = 0, highest = 0;
+  std::set<std::string> where;
+  if (const auto* notes = ev->array("notes"))
+    for (size_t i = 0; i < notes->size(); ++i) {
+      Reader n = element(*notes, i, ev->child_path("notes"), kL);
+      where.insert(required_string(n, "in"));
+      required_date(n, "as_of");
+      const double price = required_number(n, "price", 0, 1e9);
+      lowest = i == 0 ? price : std::min(lowest, price);
+      highest = i == 0 ? price : std::max(highest, price);
+    }
+  if (*kind == EvidenceKind::agreeing_notes && (where.size() < 2 || !(highest <= lowest * 1.05)))
+    GPUPLAN_CATALOG_INVALID(ev->child_path("notes"), "agreeing_notes needs two independent dated notes agreeing within 5 %");
+  const bool allowed = o.confidence == "high"     ? *kind == EvidenceKind::platform_read
+                       : o.confidence == "medium" ? *kind == EvidenceKind::third_party_read ||
+                                                        *kind == EvidenceKind::agreeing_notes
+                                                  : true;
+  if (!allowed)
+    GPUPLAN_CATALOG_INVALID(r.child_path("confidence"),
+                            o.confidence == "high"
+                                ? "high is a first-hand read of the platform's own page, docs or API (evidence platform_read)"
+                                : "medium is a dated machine read recorded by a third party (third_party_read) or two "
+                                  "dated notes agreeing within 5 % (agreeing_notes)");
+}
+
+Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids, CatalogProfile profile) {
   Offer o;
   o.gpu = required_string(r, "gpu");
   if (!gpu_ids.count(o.gpu)) GPUPLAN_CATALOG_INVALID(r.child_path("gpu"), "unknown GPU \"" + o.gpu + "\"");
@@ -267,19 +327,13 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids) {
   o.source = required_string(r, "source");
   o.confidence = required_confidence(r);
   o.note = r.string("note").value_or("");
+  o.max_gpus = r.integer("max_gpus", 1, 16).value_or(0);
+  if (profile == CatalogProfile::full) check_evidence(r, o);
   return o;
 }
 
-Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, CatalogProfile profile) {
-  Platform p;
-  p.id = required_string(r, "id");
-  p.name.en = required_string(r, "name");
-  p.name.zh = r.string("name_zh").value_or(p.name.en);
-  auto kind = r.spelled("kind", kPlatformKindSpellings);
-  if (!kind) GPUPLAN_CATALOG_INVALID(r.child_path("kind"), "kind is required (cloud, marketplace, campus)");
-  p.kind = *kind;
-  p.region = r.string("region").value_or("");
-  p.currency = required_currency(r, "currency");
+// read_platform's steps, in the order the catalog's fields come.
+void read_billing_rules(const Reader& r, Platform& p) {
   BillingRules& rules = p.rules;
   if (auto b = r.object("billing_rules")) {
     rules.granularity_seconds = b->number("granularity_seconds", 1, 1e8);
@@ -298,6 +352,10 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
     p.disk_bills_after_release = b->boolean("disk_bills_after_release").value_or(false);
     p.billing_notes = text(*b, "notes");
   }
+}
+
+void read_storage(const Reader& r, Platform& p) {
+  BillingRules& rules = p.rules;
   if (auto s = r.object("storage")) {
     auto per_day = s->number("per_gb_day", 0, 1e3);
     auto per_month = s->number("per_gb_month", 0, 1e4);
@@ -313,6 +371,11 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
     p.free_storage_gb = rules.free_disk_gb.value_or(0);
     p.storage_notes = text(*s, "notes");
   }
+}
+
+// The plain fields read the rules with 0 (3600 for the granularity) for unknown.
+void read_plain_rules(const Reader& r, Platform& p) {
+  BillingRules& rules = p.rules;
   rules.egress_per_gb = r.number("egress_per_gb", 0, 1e4);
   rules.low_cost_mode_per_hour = r.number("cpu_only_per_hour", 0, 1e4);
   rules.low_cost_mode = text(r, "low_cost_mode");
@@ -320,6 +383,9 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
   p.minimum_charge_seconds = rules.minimum_charge_seconds.value_or(0);
   p.egress_per_gb = rules.egress_per_gb.value_or(0);
   p.cpu_only_per_hour = rules.low_cost_mode_per_hour.value_or(0);
+}
+
+void read_spot(const Reader& r, Platform& p) {
   if (auto s = r.object("spot")) {
     p.spot_available = s->boolean("available");
     p.spot_discount = s->number("discount", 0, 0.99).value_or(0);
@@ -331,17 +397,9 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
     if (p.spot_available == false && p.spot_discount > 0)
       GPUPLAN_CATALOG_INVALID(s->child_path("discount"), "a platform without spot instances has no spot discount");
   }
-  p.off_peak_discount = r.number("off_peak_discount", 0, 0.99).value_or(0);
-  p.education_discount = r.number("education_discount", 0, 0.99).value_or(0);
-  if (auto q = r.choice("queue_risk", {"low", "medium", "high"})) {
-    static constexpr const char* kRisk[] = {"low", "medium", "high"};
-    p.queue_risk = kRisk[*q];
-  } else {
-    p.queue_risk = "unknown";
-  }
-  p.queue_notes = text(r, "queue_notes");
-  p.notes = text(r, "notes");
-  p.sources = sources(r, profile);
+}
+
+void read_education(const Reader& r, Platform& p, CatalogProfile profile) {
   // The page shows no programme's name, eligibility or source (its copy
   // leaves them out); the credit it does use stays required.
   const bool full = profile == CatalogProfile::full;
@@ -358,7 +416,10 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
       ed.source = full ? required_string(e, "source") : e.string("source").value_or("");
       p.education.push_back(ed);
     }
-  p.priced_by_user = r.boolean("priced_by_user").value_or(false);
+}
+
+void read_reference_rates(const Reader& r, Platform& p, CatalogProfile profile) {
+  const bool full = profile == CatalogProfile::full;
   if (const auto* list = r.array("reference_rates"))
     for (size_t i = 0; i < list->size(); ++i) {
       Reader e = element(*list, i, r.child_path("reference_rates"), kL);
@@ -384,19 +445,24 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
       }
       p.reference_rates.push_back(rr);
     }
+}
+
+void read_offers(const Reader& r, Platform& p, const std::set<std::string>& gpu_ids, CatalogProfile profile) {
   // One offer per (GPU, billing, price kind): a list price and the floor seen
   // beside it may both stand, two list prices are one range.
   std::set<std::tuple<std::string, int, int>> priced;
   if (const auto* offers = r.array("offers"))
     for (size_t i = 0; i < offers->size(); ++i) {
       Reader e = element(*offers, i, r.child_path("offers"), kL);
-      p.offers.push_back(read_offer(e, gpu_ids));
+      p.offers.push_back(read_offer(e, gpu_ids, profile));
       const Offer& o = p.offers.back();
       if (!priced.insert({o.gpu, int(o.billing), int(o.price_kind)}).second)
         GPUPLAN_CATALOG_INVALID(e.child_path("gpu"), "a second offer for \"" + o.gpu +
                                          "\" with the same billing and price kind; merge them into one price range");
     }
-  p.prices_known = r.boolean("prices_known").value_or(!p.offers.empty());
+}
+
+void read_machines(const Reader& r, Platform& p) {
   // Several machines join for one job only where the catalog says so: a job
   // spread over a network nobody measured (a cloud's plain VPC, often tens of
   // Gb/s per VM, against the 100 Gb/s per GPU the time model assumes across
@@ -408,6 +474,39 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
     p.network_gbps = m->number("network_gbps", 0, 1e5).value_or(0);
     p.machines_notes = text(*m, "notes");
   }
+}
+
+Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, CatalogProfile profile) {
+  Platform p;
+  p.id = required_string(r, "id");
+  p.name.en = required_string(r, "name");
+  p.name.zh = r.string("name_zh").value_or(p.name.en);
+  auto kind = r.spelled("kind", kPlatformKindSpellings);
+  if (!kind) GPUPLAN_CATALOG_INVALID(r.child_path("kind"), "kind is required (cloud, marketplace, campus)");
+  p.kind = *kind;
+  p.region = r.string("region").value_or("");
+  p.currency = required_currency(r, "currency");
+  read_billing_rules(r, p);
+  read_storage(r, p);
+  read_plain_rules(r, p);
+  read_spot(r, p);
+  p.off_peak_discount = r.number("off_peak_discount", 0, 0.99).value_or(0);
+  p.education_discount = r.number("education_discount", 0, 0.99).value_or(0);
+  if (auto q = r.choice("queue_risk", {"low", "medium", "high"})) {
+    static constexpr const char* kRisk[] = {"low", "medium", "high"};
+    p.queue_risk = kRisk[*q];
+  } else {
+    p.queue_risk = "unknown";
+  }
+  p.queue_notes = text(r, "queue_notes");
+  p.notes = text(r, "notes");
+  p.sources = sources(r, profile);
+  read_education(r, p, profile);
+  p.priced_by_user = r.boolean("priced_by_user").value_or(false);
+  read_reference_rates(r, p, profile);
+  read_offers(r, p, gpu_ids, profile);
+  p.prices_known = r.boolean("prices_known").value_or(!p.offers.empty());
+  read_machines(r, p);
   if (p.priced_by_user && !p.offers.empty())
     GPUPLAN_CATALOG_INVALID(r.child_path("offers"), "a platform priced by the user's own rate carries no catalog offers");
   if (!p.prices_known && !p.offers.empty())

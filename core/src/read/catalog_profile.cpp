@@ -324,7 +324,7 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
       erase_in(platform, "storage", "notes");
       erase_in(platform, "machines", "notes");  // the planner reads the counts, the page no prose
       if (platform.contains("offers")) {
-        erase_each(platform["offers"], {"note"});
+        erase_each(platform["offers"], {"note", "evidence"});
         for (auto& offer : platform["offers"]) shorten_source(offer, "source");
       }
       if (platform.contains("sources") && platform["sources"].is_array())

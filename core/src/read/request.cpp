@@ -436,7 +436,7 @@ constexpr std::string_view kPrefsFields[] = {
     "billing", "platforms", "deadline_days", "education", "dataset_gb", "storage_gb", "upload_mbps", "group_size",
     "scope", "display_currency"};  // contract v1.1
 constexpr std::string_view kBuyFields[] = {"price", "currency", "watts", "electricity_per_kwh", "resale_fraction", "years"};
-constexpr std::string_view kPriceFields[] = {"platform", "gpu", "per_gpu_hour", "currency", "billing"};
+constexpr std::string_view kPriceFields[] = {"platform", "gpu", "per_gpu_hour", "currency", "billing", "as_of"};
 
 // A money field's currency: the text itself once it is one of the two the
 // catalog prices in.
@@ -531,6 +531,16 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
       if (auto v = pr.number("per_gpu_hour", 0, 1e6)) up.per_gpu_hour = *v;
       if (auto v = read_currency(pr)) up.currency = *v;
       if (auto v = pr.spelled("billing", kBillingSpellings)) up.billing = *v;
+      // The day the student read the quote (YYYY-MM-DD), shown with the price it dates.
+      if (auto v = pr.string("as_of")) {
+        const bool day = v->size() == 10 && (*v)[4] == '-' && (*v)[7] == '-' &&
+                         std::all_of(v->begin(), v->end(), [](char ch) { return ch == '-' || (ch >= '0' && ch <= '9'); });
+        if (!day) {
+          std::string path = pr.child_path("as_of");
+          fail(l, "invalid_date", path, message(l, "invalid_date", {path, *v}));
+        }
+        up.as_of = *v;
+      }
       q.prices.push_back(up);
     }
   }

@@ -20,6 +20,7 @@ const char* name_of(Sharding v) { return written(kShardingSpellings, v); }
 const char* name_of(LoraTargets v) { return written(kLoraTargetsSpellings, v); }
 const char* name_of(Loss v) { return written(kLossSpellings, v); }
 const char* name_of(Billing v) { return written(kBillingSpellings, v); }
+const char* name_of(PriceKind v) { return written(kPriceKindSpellings, v); }
 const char* name_of(Stage v) { return written(kStageSpellings, v); }
 const char* name_of(ModelKind v) { return written(kModelKindSpellings, v); }
 const char* name_of(PlatformKind v) { return written(kPlatformKindSpellings, v); }

@@ -15,6 +15,7 @@ const char* name_of(Sharding v);
 const char* name_of(LoraTargets v);
 const char* name_of(Loss v);
 const char* name_of(Billing v);
+const char* name_of(PriceKind v);
 const char* name_of(Stage v);
 const char* name_of(ModelKind v);
 const char* name_of(PlatformKind v);

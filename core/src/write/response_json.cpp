@@ -81,6 +81,23 @@ void write_throughput(JsonWriter& w, const Throughput& t) {
   w.end_object();
 }
 
+// What a price is (contract v1.2): its platform, kind, date, confidence and
+// the source as the page may show it; `stale` when it is more than six
+// months older than the catalog, `derived` when computed from a discount.
+void write_offer(JsonWriter& w, const OfferRef& o) {
+  w.begin_object();
+  w.member("as_of", o.as_of);
+  w.member("billing", name_of(o.billing));
+  w.member("confidence", o.confidence);
+  w.member("derived", o.derived);
+  w.member("gpu", o.gpu);
+  w.member("platform", o.platform);
+  w.member("price_kind", name_of(o.price_kind));
+  w.member("source", o.source);
+  w.member("stale", o.stale);
+  w.end_object();
+}
+
 void write_gpu(JsonWriter& w, const GpuResult& g) {
   w.begin_object();
   if (g.cost) {
@@ -103,7 +120,11 @@ void write_gpu(JsonWriter& w, const GpuResult& g) {
   // vLLM's pre-allocated pool, beside the batch's need (docs/api.md).
   if (g.engine_pool_bytes > 0) w.member("memory_engine_pool_bytes", Bytes{g.engine_pool_bytes});
   w.member("memory_total_bytes", Bytes{g.memory.total_bytes});
-  if (g.cost) w.member("platform", g.cost->platform);
+  if (g.cost) {
+    w.key("offer");
+    write_offer(w, g.cost->offer);
+    w.member("platform", g.cost->platform);
+  }
   if (g.science) {
     w.key("science").begin_object();
     w.member("fp64_ratio", g.science->fp64_ratio);
@@ -236,6 +257,8 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
     w.member("billing", name_of(o.billing));
     w.member("compute_cost", o.compute_cost);
     w.member("cost", o.cost);
+    w.member("cost_high", o.cost_high);
+    w.member("cost_low", o.cost_low);
     w.member("count", o.count);
     w.member("credit", o.credit);
   } else {
@@ -251,6 +274,8 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
     w.member("hours", o.hours);
     w.member("instances", o.instances);
     w.member("memory_bytes", Bytes{o.memory_bytes});
+    w.key("offer");
+    write_offer(w, o.offer);
     w.member("parallel_runs", o.parallel_runs);
   } else {
     w.member("hours", 0);
@@ -261,6 +286,15 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   if (f) {
     w.member("platform", o.platform);
     w.member("price_per_gpu_hour", o.price_per_gpu_hour);
+    if (s.reference) {
+      w.key("reference").begin_object();
+      w.member("cost", s.reference->cost);
+      w.member("message", s.reference->message);
+      w.key("offer");
+      write_offer(w, s.reference->offer);
+      w.member("price_per_gpu_hour", s.reference->price_per_gpu_hour);
+      w.end_object();
+    }
     w.member("run_hours", o.run_hours);
   }
   w.member("runs", s.runs);
@@ -372,6 +406,8 @@ void write_plan(JsonWriter& w, const PlanResult& p) {
   for (const auto& s : p.stages) write_stage(w, s);
   w.end_array();
   w.member("total_cost", p.total_cost);
+  w.member("total_cost_high", p.total_cost_high);
+  w.member("total_cost_low", p.total_cost_low);
   w.member("wall_hours", p.wall_hours);
   w.member("within_budget", p.within_budget);
   w.end_object();

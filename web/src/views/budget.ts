@@ -6,7 +6,7 @@ import { h } from '../dom';
 import { changePatch, fieldPatch } from '../apply';
 import { hours, num, percent } from '../format';
 import { label } from '../i18n';
-import type { Plan, PlanStage, RentVsBuy } from '../types';
+import type { OfferRef, Plan, PlanStage, RentVsBuy } from '../types';
 import type { Ctx } from './context';
 import { button, section } from './controls';
 import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText } from './words';
@@ -17,6 +17,7 @@ export interface StageCost {
   feasible: boolean; why: string; storage: number; sharding: string; fit: string;
   changes: { field: string; value: unknown }[];
   memoryBytes: number; perRun: number; parallel: number;  // one run's per-GPU memory as planned; its cards; runs side by side
+  offer?: OfferRef; costLow: number; costHigh: number; reference: string;  // the core's: what the price is, the range, a lower unverified price
 }
 export interface Budget {
   stages: StageCost[]; total: number; currency: string; feasible: boolean; within?: boolean;
@@ -42,6 +43,8 @@ export function budgetOf(ctx: Ctx): Budget | null {
     storage: fin(s.storage_cost), sharding: typeof s.sharding === 'string' ? s.sharding : '', fit: typeof s.fit === 'string' ? s.fit : '',
     changes: Array.isArray(s.workload_changes) ? (s.workload_changes as { field: string; value: unknown }[]).filter((c) => c && typeof c.field === 'string') : [],
     memoryBytes: fin(s.memory_bytes), perRun: fin(s.gpus_per_run, 1), parallel: fin(s.parallel_runs, 1),
+    offer: s.offer, costLow: fin(s.cost_low, NaN), costHigh: fin(s.cost_high, NaN),
+    reference: typeof s.reference?.message === 'string' ? s.reference.message : '',
   }));
   // An infeasible plan is one (contract v1.1 `plan.feasible`; before it, a stage's `feasible`).
   const feasible = plan.feasible !== false && stages.every((s) => s.feasible);
@@ -53,9 +56,20 @@ export function budgetOf(ctx: Ctx): Budget | null {
 }
 
 // Every price shows its date (issue #14): the offer the stage was priced on.
-function dateOf(ctx: Ctx, s: StageCost): HTMLElement | null {
-  const d = offerDate(ctx, s.platform, s.gpu, s.billing);
-  return d ? h('span', { class: 'range' }, priceDate(ctx, d)) : null;
+// With the core's `offer` (contract v1.2): its date, its confidence, and the
+// stage's cost range beside the point figure; a lower unverified price after.
+function dateOf(ctx: Ctx, s: StageCost, currency: string): HTMLElement | null {
+  const { t } = ctx;
+  const o = s.offer;
+  const d = o ? o.as_of : offerDate(ctx, s.platform, s.gpu, s.billing);
+  const range = Number.isFinite(s.costLow) && Number.isFinite(s.costHigh) && s.costHigh > s.costLow
+    ? t('budget.cost_range', { low: cash(ctx, s.costLow, currency), high: cash(ctx, s.costHigh, currency) }) : '';
+  const parts: (string | HTMLElement)[] = [range, d ? priceDate(ctx, d) : o?.confidence === 'quote' ? t('confidence.quote') : '',
+    o?.confidence && o.confidence !== 'quote' ? label(t, 'confidence', o.confidence) : ''].filter((x) => x !== '');
+  if (!parts.length && !s.reference) return null;
+  const joined = parts.flatMap((x, i) => (i ? [' · ', x] : [x]));
+  return h('span', { class: 'range', 'data-offer': o?.confidence ?? '' }, ...joined,
+    s.reference ? h('span', { class: 'reference' }, ` ${s.reference}`) : '');
 }
 
 // "Apply" next to a proposed change: the form takes it (undoable), the plan follows.
@@ -139,7 +153,7 @@ export function budgetView(ctx: Ctx): HTMLElement {
             cell('platform.name', {}, s.feasible && s.platform ? `${platformName(ctx, s.platform)} · ${label(t, 'billing', s.billing)}` : '—'),
             cell('budget.gpu_hours', { 'data-gpu-hours': '' }, s.feasible ? num(lang, s.gpuHours, 1) : '—'),
             cell('budget.wall', { 'data-wall-hours': '' }, s.feasible ? hours(lang, s.wallHours) : '—'),
-            cell('budget.cost', { 'data-cost': '' }, s.feasible ? cash(ctx, s.cost, b.currency) : '—', s.feasible && s.platform ? dateOf(ctx, s) : null),
+            cell('budget.cost', { 'data-cost': '' }, s.feasible ? cash(ctx, s.cost, b.currency) : '—', s.feasible && s.platform ? dateOf(ctx, s, b.currency) : null),
             cell('memory.share', {}, s.feasible ? percent(lang, s.share) : '—'));
         })))),
     h('p', { class: 'help' }, t('budget.columns.help')),

@@ -81,6 +81,7 @@ function sortKey(ctx: Ctx, x: Row, col: string): number | string {
 }
 
 function rowDate(ctx: Ctx, g: GpuRow): string | undefined {
+  if (g.offer) return g.offer.as_of || undefined;  // the core's (contract v1.2)
   return typeof g.price_as_of === 'string' ? g.price_as_of : offerDate(ctx, g.platform, g.id, g.billing);
 }
 
@@ -166,7 +167,8 @@ export function gpusView(ctx: Ctx): HTMLElement {
         timed && g.hours_low !== undefined && g.hours_low !== g.hours_high
           ? h('span', { class: 'range', title: rangeText(ctx, g) }, `${hours(lang, g.hours_low)}–${hours(lang, g.hours_high)}`) : null),
       h('td', null, timed ? num(lang, g.hours * g.count, 1) : '—'),
-      h('td', { 'data-cost': '' }, cash(ctx, x.cost, x.costCurrency), date ? h('span', { class: 'range' }, priceDate(ctx, date)) : null),
+      h('td', { 'data-cost': '' }, cash(ctx, x.cost, x.costCurrency), date || x.gpu.offer?.confidence ? h('span', { class: 'range' }, date ? priceDate(ctx, date) : '',
+        x.gpu.offer?.confidence ? ` · ${x.gpu.offer.confidence === 'quote' ? ctx.t('confidence.quote') : label(ctx.t, 'confidence', x.gpu.offer.confidence)}` : '') : null),
       h('td', null, Number.isFinite(x.value) ? `${num(lang, x.value * 100)}%` : '—'),
       h('td', { class: 'reasons' }, reasons(ctx, x).join(t('list.sep'))));
   });

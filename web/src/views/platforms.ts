@@ -9,6 +9,7 @@ import type { CatalogOffer, CatalogPlatform, Localized, Range3 } from '../types'
 import type { Ctx } from './context';
 import { button, section } from './controls';
 import { cash, platformName, priceDate, sourceText } from './words';
+import { pastePanel } from './price_paste';
 
 function localized(ctx: Ctx, text: Localized | undefined): string {
   if (!text) return '';
@@ -81,6 +82,18 @@ function quoteInput(ctx: Ctx, p: CatalogPlatform, gpu: string, billing: string, 
 // Which platform cards are open survives re-rendering (not worth a URL).
 const openPlatforms = new Set<string>();
 
+// The packages named in words, each once, in the catalog's order.
+function packageList(ctx: Ctx, billings: string[]): string {
+  return [...new Set(billings)].map((b) => label(ctx.t, 'billing', b)).join(ctx.t('list.sep'));
+}
+
+// Packages the platform sells (its billing rules) that no offer prices: said,
+// with the reason, so no one picks a billing the plan cannot price.
+function unpricedPackages(ctx: Ctx, p: CatalogPlatform, priced: string[]): HTMLElement | null {
+  const sold = (p.billing_rules?.packages ?? []).filter((b) => !priced.includes(b));
+  return sold.length ? h('p', { class: 'help', 'data-unpriced': sold.join(' ') }, ctx.t('platform.packages_unpriced', { list: packageList(ctx, sold) })) : null;
+}
+
 function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
   const { t, lang, state } = ctx;
   const rules = p.billing_rules ?? {};
@@ -107,9 +120,10 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
   const scoped = inScope(ctx, p);
   const card = h('details', { class: 'platform', 'data-platform': p.id, open: openPlatforms.has(p.id) },
     h('summary', null, h('strong', null, platformName(ctx, p)), ` · ${label(t, 'kind', p.kind)} · ${summaryRange}`,
-      packages.length ? h('span', { class: 'badge good' }, t('platform.has_packages')) : null,
+      packages.length ? h('span', { class: 'badge good' }, t('platform.has_packages', { list: packageList(ctx, packages.map((o) => o.billing)) })) : null,
       scoped ? null : h('span', { class: 'badge warn', 'data-out-of-scope': '' }, t('platform.out_of_scope'))),
     h('div', { class: 'field check' }, include, h('label', { for: incId }, t('platform.include'))),
+    unpricedPackages(ctx, p, packages.map((o) => o.billing)),
     h('dl', { class: 'rules' },
       h('dt', null, t('platform.granularity')), h('dd', null, rules.granularity_seconds !== undefined ? t('platform.seconds', { n: num(lang, rules.granularity_seconds) }) : t('unknown')),
       h('dt', null, t('platform.minimum')), h('dd', null, rules.minimum_charge_seconds !== undefined ? t('platform.seconds', { n: num(lang, rules.minimum_charge_seconds) }) : t('unknown')),
@@ -133,6 +147,7 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
               h('td', null, quoteInput(ctx, p, o.gpu, o.billing, o.currency)))))))
       : h('p', null, t('platform.ask')),
     addQuote(ctx, p, currency),
+    pastePanel(ctx, p, currency),
     p.sources?.length ? h('p', { class: 'source' }, `${t('platform.sources')}: ${[...new Set(p.sources.map((x) => sourceText(ctx, x)))].join(t('list.sep'))}`) : null);
   on(card, 'toggle', () => {
     if (live(card).open) openPlatforms.add(p.id);
