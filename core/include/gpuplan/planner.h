@@ -60,6 +60,11 @@ struct StageOption {
   std::vector<WorkloadChange> workload_changes;  // what the planner changed so that it fits
   bool education_discount = false;
   std::optional<SpotDetail> spot;
+  // The lab's cards or its campus queue (plan/lab_options.cpp): the wait
+  // before the stage starts (in wall_hours too), and the power the lab's
+  // cards draw when the lab charges it.
+  double wait_hours = 0;
+  std::optional<ElectricityCharge> electricity;
 };
 
 struct Alternative {

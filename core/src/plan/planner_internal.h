@@ -87,6 +87,7 @@ struct Candidate {
   bool relaxed = true;  // the policy without its card rules (segment, right size), for when nothing follows it
   SpotEstimate spot;
   double checkpoint_seconds = 0;
+  double wait_hours = 0;  // the lab's cards or campus queue before it starts (lab_options.cpp)
 };
 
 class Planner {
@@ -118,6 +119,13 @@ class Planner {
   void billing_warnings(PlanResult& r);
   std::string why(const StagePlan& sp, const Candidate& c);
   void apply_credits(PlanResult& r);
+  // The lab's cards and campus centre beside the rentals (lab_options.cpp).
+  void add_lab_offers();
+  void lab_candidates(const StageRequest& s, std::vector<Candidate>& out);
+  void weigh_lab(const StageRequest& s, const std::vector<Candidate>& all, StagePlan& out);
+  void lab_option(const Candidate& c, StageOption& s) const;
+  bool on_lab(const Candidate& c) const;
+  std::string lab_why(const StagePlan& sp, const Candidate& c);
   std::string msg(std::string_view code, std::initializer_list<std::string> args = {}) const {
     return message(q_.locale, code, args);
   }

@@ -197,6 +197,7 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
       }
     }
   }
+  lab_candidates(s, out);
   return out;
 }
 namespace {
@@ -300,6 +301,7 @@ StageOption Planner::to_option(const Candidate& c) {
     d.expected_interruptions = c.spot.expected_interruptions;
     s.spot = d;
   }
+  lab_option(c, s);
   return s;
 }
 
@@ -440,6 +442,7 @@ PlanResult Planner::run(bool with_changes) {
   if (q_.stages.empty()) return r;
   build_offers();
   fit_gpus();
+  add_lab_offers();  // after the fit: the lab's cards do not move the right-size yardstick
   r.category = classify();
   r.category_advice = msg(std::string("plan.category.") + category_id(r.category));
   r.deadline_hours = q_.prefs.deadline_days * 24;
@@ -456,6 +459,7 @@ PlanResult Planner::run(bool with_changes) {
     sort_by_cost(all);
     std::vector<Candidate> front, full;
     choose(s, all, sp, front, full);
+    weigh_lab(s, all, sp);
     if (!sp.feasible) chosen_.push_back(Candidate{});
     // When the policy front cannot meet the deadline, the deadline search
     // may then use every option.
@@ -468,7 +472,7 @@ PlanResult Planner::run(bool with_changes) {
     std::vector<std::string> seen;
     for (auto& sp : r.stages) {
       sp.upload_hours = 0;
-      if (!sp.feasible) continue;
+      if (!sp.feasible || sp.chosen.platform == "lab") continue;  // the data is in the lab already
       if (std::find(seen.begin(), seen.end(), sp.chosen.platform) != seen.end()) continue;
       seen.push_back(sp.chosen.platform);
       sp.upload_hours = upload_hours(q_.prefs.dataset_gb, q_.prefs.upload_mbps);
@@ -491,7 +495,7 @@ PlanResult Planner::run(bool with_changes) {
   for (size_t i = 0; i < r.stages.size(); ++i) {
     StagePlan& sp = r.stages[i];
     sp.share = r.total_cost > 0 && sp.feasible ? sp.chosen.cost / r.total_cost : 0;
-    if (sp.feasible) sp.why += why(sp, chosen_[i]);
+    if (sp.feasible) sp.why += on_lab(chosen_[i]) ? lab_why(sp, chosen_[i]) : why(sp, chosen_[i]);
 
   }
   if (r.budget) r.within_budget = r.total_cost <= *r.budget + 1e-9;
