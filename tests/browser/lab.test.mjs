@@ -129,6 +129,34 @@ for (const L of LANGS) {
     await context.close();
   });
 
+  test(`${L.locale}: the lab's total sums saved projects against its budget, names clashes, exports and prints on one A4 page`, async () => {
+    const { context, page } = await open(browser, { locale: L.locale });
+    for (const name of ['Alpha', 'Beta']) {
+      await page.fill('#project-save-name', name);
+      await page.click('#project-save');
+    }
+    await page.waitForSelector('table.projects tr[data-project] >> nth=1');
+    await page.goto(`${pageUrl}#lab=${b64(JSON.stringify(settings({ gpus: [{ gpu: 'rtx-4090', count: 4, machines: 1, wait_hours: 0, hours_per_week: 168 }], budget: { amount: 1, currency: 'CNY' } })))}`);
+    await page.waitForSelector('#lab-total', { timeout: 20000 });
+    const rows = await page.locator('#lab-total tbody tr').count();
+    assert.ok(rows >= 2, `rows ${rows}`);
+    assert.ok((await page.textContent('#lab-total-sum')).length > 0);
+    const clashes = await page.textContent('#lab-clashes');
+    assert.ok(clashes.includes('Alpha') && clashes.includes('Beta'), clashes);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#lab-total-csv')]);
+    const text = readFileSync(await csv.path(), 'utf8');
+    assert.match(text.split('\n')[0], /price_as_of,price_standing/);
+    assert.equal(text.trim().split('\n').length, rows + 1);
+    const [md] = await Promise.all([page.waitForEvent('download'), page.click('#lab-total-md')]);
+    assert.match(readFileSync(await md.path(), 'utf8'), /\| project \| stage \| month/);
+    await page.emulateMedia({ media: 'print' });
+    await page.evaluate(() => document.body.classList.add('print-lab'));
+    const pdf = await page.pdf({ format: 'A4' });
+    const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+    assert.equal(pages, 1, `${pages} pages`);
+    await context.close();
+  });
+
   test(`${L.locale}: a damaged or newer settings link is named and nothing of it is applied`, async () => {
     const good = `${pageUrl}#lab=${b64(JSON.stringify(settings()))}`;
     const cases = [

@@ -30,6 +30,7 @@ import { compareEntries, type CompareEntry } from './views/compare';
 import { projectsView, type ProjectsCtx } from './views/projects';
 import { decodeLab, loadLab, loadMine, parseLabFile, saveLab, saveMine, withLab, type Known, type LabMine, type LabSettings } from './lab_settings';
 import { labLine, labRefusal, labView, labWord, type LabCtx } from './views/lab';
+import { labTotalView } from './views/lab_total';
 
 declare const __GPUPLAN_VERSION__: string;
 export const VERSION = typeof __GPUPLAN_VERSION__ === 'string' ? __GPUPLAN_VERSION__ : 'dev';
@@ -508,6 +509,8 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, withStageNames(this, w.message)))));
     out.push(memoryView(this, (run) => window.setTimeout(run, 0)));
     if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
+    const labTotal = !figureOnly && this.lab && !this.labMine.off ? labTotalView(this, this.lab, this.labMine, this.projects) : null;
+    if (labTotal) out.push(labTotal);
     replaceChildren(this.els.results, out);
     if (!figureOnly) this.renderSummary();
     const name = document.getElementById('project-name');

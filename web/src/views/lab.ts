@@ -88,6 +88,20 @@ const WORDS = {
   import: ['导入设置文件', 'Import a settings file'],
   copied: ['已复制。', 'Copied.'],
   manual: ['无法自动复制，请手动复制：{text}', 'Could not copy; copy it by hand: {text}'],
+  total: ['实验室总账', 'The lab’s total'],
+  total_help: ['每个已保存的项目按实验室设置重新规划；各阶段从项目保存那天起依次排开，按阶段、按月合计，与实验室预算对比。', 'Each saved project planned again with the lab settings; its stages laid end to end from the day it was saved, summed by stage and by month against the lab’s budget.'],
+  col_project: ['项目', 'Project'],
+  col_stage: ['阶段', 'Stage'],
+  col_month: ['月份', 'Month'],
+  col_where: ['在哪里跑', 'Where'],
+  col_cost: ['费用', 'Cost'],
+  col_price: ['价格日期 · 可信度', 'Price date · standing'],
+  total_sum: ['合计', 'Total'],
+  over: ['超出预算', 'over budget'],
+  clash: ['「{a}」和「{b}」在 {week} 同时要用实验室的 {gpu}', '“{a}” and “{b}” both need the lab’s {gpu} in {week}'],
+  total_md: ['导出总账 Markdown', 'Export the total as Markdown'],
+  total_csv: ['导出总账 CSV', 'Export the total as CSV'],
+  total_print: ['打印总账（A4 一页）', 'Print the total (one A4 page)'],
 } as const;
 export type LabWord = keyof typeof WORDS;
 
