@@ -177,13 +177,18 @@ function summary(ctx: LabCtx, s: LabSettings): HTMLElement[] {
   const cur = ctx.state.budget_currency;
   out.push(numberField({ id: 'lab-time-value', label: w('mine', { cur }), help: w('mine_help'), min: 0, max: 1e5,
     value: ctx.labMine.time_value_per_hour ?? s.time_value_per_hour, path: 'prefs.time_value_per_hour' },
-  (v) => ctx.setLabMine({ ...ctx.labMine, time_value_per_hour: v })));
+  (v) => { if (v !== ctx.labMine.time_value_per_hour) ctx.setLabMine({ ...ctx.labMine, time_value_per_hour: v }); }));
   return out;
 }
 
 function editor(ctx: LabCtx, s: LabSettings): HTMLElement {
   const w = (k: LabWord, p?: Record<string, string | number>): string => labWord(ctx.lang, k, p);
-  const put = (patch: Partial<LabSettings>): void => ctx.setLab({ ...s, ...patch });
+  // A field removed while focused fires its change again during the re-render
+  // its own edit caused: an edit that changes nothing renders nothing.
+  const put = (patch: Partial<LabSettings>): void => {
+    const next = { ...s, ...patch };
+    if (JSON.stringify(next) !== JSON.stringify(ctx.lab)) ctx.setLab(next);
+  };
   const gpuOptions = ctx.catalog.gpus.map((g) => ({ value: g.id, label: g.name }));
   const platformOptions = ctx.catalog.platforms.filter((p) => p.id !== 'campus').map((p) => ({ value: p.id, label: platformName(ctx, p) }));
   const row = (...fields: HTMLElement[]): HTMLElement => h('div', { class: 'lab-row' }, fields);

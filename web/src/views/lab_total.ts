@@ -110,6 +110,21 @@ export function labTotal(ctx: Ctx, lab: LabSettings, mine: LabMine, projects: Pr
   return { rows, errors, byStage, byMonth, total, budget, clashes };
 }
 
+// Prints one element alone: everything beside it and beside each of its
+// ancestors is left out of the print (data-print-hide, styles.css) until the
+// print dialog closes, so it fills its own page and nothing else prints blank.
+function printAlone(id: string): void {
+  const hidden: Element[] = [];
+  for (let el = document.getElementById(id); el && el !== document.body; el = el.parentElement)
+    for (const sib of el.parentElement?.children ?? [])
+      if (sib !== el && !sib.hasAttribute('data-print-hide')) {
+        sib.setAttribute('data-print-hide', '');
+        hidden.push(sib);
+      }
+  window.addEventListener('afterprint', () => { for (const e of hidden) e.removeAttribute('data-print-hide'); }, { once: true });
+  window.print();
+}
+
 const COLUMNS = ['project', 'stage', 'month', 'platform', 'gpu', 'count', 'wait_hours', 'cost', 'currency', 'price_as_of', 'price_standing'] as const;
 
 function cells(ctx: Ctx, r: TotalRow): string[] {
@@ -157,5 +172,5 @@ export function labTotalView(ctx: Ctx, lab: LabSettings, mine: LabMine, projects
     h('div', { class: 'actions' },
       h('button', { type: 'button', id: 'lab-total-md', onclick: () => download('gpuplan-lab-total.md', totalMarkdown(ctx, lab, t), 'text/markdown') }, w('total_md')),
       h('button', { type: 'button', id: 'lab-total-csv', onclick: () => download('gpuplan-lab-total.csv', totalCsv(ctx, t), 'text/csv') }, w('total_csv')),
-      h('button', { type: 'button', id: 'lab-total-print', onclick: () => { document.body.classList.add('print-lab'); window.print(); document.body.classList.remove('print-lab'); } }, w('total_print'))));
+      h('button', { type: 'button', id: 'lab-total-print', onclick: () => printAlone('lab-total') }, w('total_print'))));
 }
