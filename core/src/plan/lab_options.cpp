@@ -27,7 +27,7 @@ constexpr LabText kLabTexts[] = {
     {"campus", "在校级算力平台的 {0} × {1} 上：排队约 {2} + 跑 {3}，{4}",
      "On the campus centre's {0} × {1}: queue about {2} + run {3}, {4}"},
     {"rent", "租 {0} × {1}（{2}）：约 {3} 完成，{4}", "renting {0} × {1} ({2}): done in about {3}, {4}"},
-    {"waiting", "（你的等待按 {0}/小时 计为 {1}）", " (your waiting at {0}/hour counts as {1})"},
+    {"waiting", "（你的等待按 {0}/小时 计：多等的 {1} 合 {2}）", " (your waiting at {0}/hour: the {1} longer counts as {2})"},
     {"sep", "；", "; "},
     {"end", "。", "."},
     {"pick.lab", "所以在实验室的卡上跑。", "So it runs on the lab's cards."},
@@ -173,19 +173,32 @@ void Planner::weigh_lab(const StageRequest& s, const std::vector<Candidate>& all
   const double deadline = q_.prefs.deadline_days * 24;
   const Candidate* best = nullptr;
   const Candidate* late = nullptr;  // the best waiting option, deadline aside (to say why it lost)
-  for (int pass = 0; pass < 2 && !best; ++pass) {  // comfortable fits first, then tight ones
-    for (const auto& c : all) {
-      if (!lab_owned(c) || (pass == 0 && c.tight)) continue;
-      if (!late || effective(c) < effective(*late) - 1e-9) late = &c;
-      if (deadline > 0 && c.wall_hours > deadline + 1e-9) continue;
-      if (!best || effective(c) < effective(*best) - 1e-9 ||
-          (std::fabs(effective(c) - effective(*best)) <= 1e-9 && c.wall_hours < best->wall_hours))
-        best = &c;
-    }
+  for (const auto& c : all) {
+    if (!lab_owned(c)) continue;
+    if (!late || effective(c) < effective(*late) - 1e-9) late = &c;
+    if (deadline > 0 && c.wall_hours > deadline + 1e-9) continue;
+    if (!best || effective(c) < effective(*best) - 1e-9 ||
+        (std::fabs(effective(c) - effective(*best)) <= 1e-9 && c.wall_hours < best->wall_hours))
+      best = &c;
+  }
+  // A tight fit gives way to a comfortable one costing (waiting included) up
+  // to kTightPreference more, as in the rental choice (planner_internal.h).
+  if (best && best->tight) {
+    const Candidate* easy = nullptr;
+    for (const auto& c : all)
+      if (lab_owned(c) && !c.tight && !(deadline > 0 && c.wall_hours > deadline + 1e-9) &&
+          effective(c) <= effective(*best) * (1 + kTightPreference) + 1e-9 && (!easy || effective(c) < effective(*easy)))
+        easy = &c;
+    if (easy) best = easy;
   }
   if (!late) return;
   const Locale l = q_.locale;
-  auto price = [&](double x) { return (currency_ == "USD" ? "$" : "¥") + (x == 0 ? std::string("0") : money(x)); };
+  // "¥0", "¥30", "¥52.93": no ".00" on a whole amount.
+  auto price = [&](double x) {
+    std::string m = money(x);
+    if (m.size() > 3 && m.compare(m.size() - 3, 3, ".00") == 0) m.resize(m.size() - 3);
+    return (currency_ == "USD" ? "$" : "¥") + m;
+  };
   auto describe = [&](const Candidate& c) {
     const PricedOffer& o = offers_[size_t(c.offer)];
     const std::string n = std::to_string(c.gpus_per_run * (c.separate && s.stage != Stage::debug ? c.instances : c.parallel));
@@ -202,8 +215,10 @@ void Planner::weigh_lab(const StageRequest& s, const std::vector<Candidate>& all
     text += lab_text(l, "sep") +
             lab_text(l, "rent", {std::to_string(rental.gpus_per_run * rental.parallel), c_.gpus[ro.gpu].name,
                                  ro.platform->name.in(l), duration_text(rental.wall_hours, l), price(rental.cost)});
-    if (value > 0 && waiting(shown) > 0)
-      text += lab_text(l, "waiting", {price(value), price(waiting(shown))});
+    // The waiting that tells them apart: the lab's wall time beyond the rental's.
+    const double longer = shown.wall_hours - rental.wall_hours;
+    if (value > 0 && longer > 0)
+      text += lab_text(l, "waiting", {price(value), duration_text(longer, l), price(value * longer)});
   }
   text += lab_text(l, "end") + " ";
   if (!best) {
