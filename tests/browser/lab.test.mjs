@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { artifacts, launch, onlyLocal, open, pageUrl, until } from './harness.mjs';
+import { artifacts, axeViolations, launch, onlyLocal, open, pageUrl, until } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -159,6 +159,27 @@ for (const L of LANGS) {
     const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
     assert.equal(pages, 1, `${pages} pages`);
     await context.close();
+  });
+
+  test(`${L.locale}: the lab pane, its editor and the total are axe-clean, also on a 390 px phone`, async () => {
+    const lab = settings({ campus: { wait_hours: 24, max_gpus: 4, max_hours: 72, prices: [{ gpu: 'a100-sxm4-80g', per_gpu_hour: 2 }] },
+      prices: [{ platform: 'autodl', gpu: 'h800', per_gpu_hour: 5, currency: 'CNY' }], models: ['llama-3.1-8b'], notes: '找李老师 / ask Dr Li' });
+    for (const mobile of [false, true]) {
+      const { context, page, errors } = await open(browser, { locale: L.locale, mobile, viewport: mobile ? { width: 390, height: 844 } : undefined,
+        url: `${pageUrl}#lab=${b64(JSON.stringify(lab))}` });
+      await page.waitForSelector('#lab-line', { timeout: 20000 });
+      await page.fill('#project-save-name', 'P');
+      await page.click('#project-save');
+      await page.click('#lab summary');
+      await page.click('#lab-edit');
+      await page.waitForSelector('#lab-editor');
+      await page.waitForSelector('#lab-total');
+      assert.deepEqual(await axeViolations(page), []);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (mobile) assert.ok(wide <= 390, `page ${wide} px wide on a 390 px phone`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
   });
 
   test(`${L.locale}: a damaged or newer settings link is named and nothing of it is applied`, async () => {
