@@ -96,6 +96,7 @@ const WORDS = {
   col_where: ['在哪里跑', 'Where'],
   col_cost: ['费用', 'Cost'],
   col_price: ['价格日期 · 可信度', 'Price date · standing'],
+  total_table: ['实验室总账：各项目各阶段', 'The lab’s total, project by project and stage by stage'],
   total_sum: ['合计', 'Total'],
   over: ['超出预算', 'over budget'],
   clash: ['「{a}」和「{b}」在 {week} 同时要用实验室的 {gpu}', '“{a}” and “{b}” both need the lab’s {gpu} in {week}'],

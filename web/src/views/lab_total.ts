@@ -158,7 +158,7 @@ export function labTotalView(ctx: Ctx, lab: LabSettings, mine: LabMine, projects
   return h('section', { class: 'card lab-total', id: 'lab-total', 'aria-labelledby': 'lab-total-h' },
     h('h2', { id: 'lab-total-h' }, w('total')),
     h('p', { class: 'help' }, w('total_help')),
-    h('div', { class: 'table-wrap' }, h('table', { class: 'lab-total-table' },
+    h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': w('total_table') }, h('table', { class: 'lab-total-table' },
       h('thead', null, h('tr', null, [w('col_project'), w('col_stage'), w('col_month'), w('col_where'), w('col_cost'), w('col_price')].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', null, t.rows.map((r) => h('tr', null, h('th', { scope: 'row' }, r.project), h('td', null, stageName(ctx, r.stage)), h('td', null, r.month),
         h('td', null, `${r.count} × ${gpuName(ctx, r.gpu)} · ${platformName(ctx, r.platform)}`), h('td', null, money(r.cost)),
