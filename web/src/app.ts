@@ -33,6 +33,9 @@ import { scenarioView } from './views/scenario';
 import { cash, catalogAge, gpuName, platformName } from './views/words';
 import { compareEntries, type CompareEntry } from './views/compare';
 import { projectsView, type ProjectsCtx } from './views/projects';
+import { decodeLab, loadLab, loadMine, parseLabFile, saveLab, saveMine, withLab, type Known, type LabMine, type LabSettings } from './lab_settings';
+import { labLine, labRefusal, labView, labWord, type LabCtx } from './views/lab';
+import { labTotalView } from './views/lab_total';
 
 declare const __GPUPLAN_VERSION__: string;
 export const VERSION = typeof __GPUPLAN_VERSION__ === 'string' ? __GPUPLAN_VERSION__ : 'dev';
@@ -43,7 +46,7 @@ const RELOAD_KEY = 'gpuplan.reload';
 
 interface Note { id: number; text: string; kind: 'info' | 'error'; action?: { label: string; run: () => void } }
 
-export class App implements Ctx, ProjectsCtx {
+export class App implements Ctx, ProjectsCtx, LabCtx {
   state: State;
   lang: Lang;
   t: T;
@@ -60,6 +63,10 @@ export class App implements Ctx, ProjectsCtx {
   // saved: "Save changes" over a version another tab saved since keeps both.
   private openVersion = '';
   compareIds: string[] = [];
+  // The lab's settings (lab_settings.ts): their own storage keys, never the form's or the projects'.
+  lab: LabSettings | null = null;
+  labMine: LabMine = { off: false, time_value_per_hour: null };
+  labEditing = false;
   // Said once per session: storage is off, or full.
   private storageSaid = new Set<string>();
   // When a share link replaced the stored last inputs: the first save keeps a backup of them.
@@ -112,6 +119,9 @@ export class App implements Ctx, ProjectsCtx {
     if (projects.skipped) this.notify(t('projects.skipped', { n: projects.skipped }), 'error', this.backupAction(projects.backupKey, 'gpuplan-projects-backup.json'));
     if (projects.over) this.notify(t('projects.over_cap', { n: this.projects.length, max: MAX_PROJECTS }), 'info');
     // The address bar holds the state shown, so "Copy link" copies it.
+    this.lab = loadLab(this.store, this.labKnown());
+    this.labMine = loadMine(this.store);
+    this.labFromHash();
     if (fromHash === 'invalid' || restored) this.writeHash();
     window.addEventListener('hashchange', () => this.hashChanged());
     // Another tab of this page wrote the store: this tab shows what is there now.
@@ -181,6 +191,11 @@ export class App implements Ctx, ProjectsCtx {
   // A link opened or edited while the page is open (issue #20, item 9): a
   // broken one is said and replaced by the state's own; a good one is shown.
   private hashChanged(): void {
+    if (this.labFromHash()) {
+      this.writeHash();
+      this.renderAll();
+      return;
+    }
     const s = decodeHash(location.hash);
     if (location.hash === encodeHash(this.state)) return;
     if (s === 'invalid' || s === null) {
@@ -205,6 +220,50 @@ export class App implements Ctx, ProjectsCtx {
         },
       });
     }
+  }
+
+  // --- the lab's settings (views/lab.ts) ----------------------------------
+
+  private labKnown(): Known {
+    return { gpus: new Set(this.catalog.gpus.map((g) => g.id)), platforms: new Set(this.catalog.platforms.map((p) => p.id)),
+      models: new Set(this.catalog.models.map((m) => m.id)) };
+  }
+
+  // A #lab= link: applied whole, or refused whole with its reason. True when the hash was one.
+  private labFromHash(): boolean {
+    const read = decodeLab(location.hash, this.labKnown());
+    if (!read) return false;
+    if ('ok' in read) {
+      this.labMine = { ...this.labMine, off: false };
+      this.saved(saveMine(this.store, this.labMine));
+      this.setLab(read.ok, labWord(this.lang, 'line', { name: read.ok.name || labWord(this.lang, 'unnamed'), date: read.ok.written || '—' }), false);
+    } else this.notify(labRefusal(this.lang, read, 'link'), 'error');
+    return true;
+  }
+
+  setLab(s: LabSettings | null, message?: string, render = true): void {
+    this.lab = s;
+    if (!s) this.labEditing = false;
+    this.saved(saveLab(this.store, s));
+    if (message) this.notify(message);
+    if (render) this.renderAll();
+  }
+
+  setLabMine(m: LabMine): void {
+    this.labMine = m;
+    this.saved(saveMine(this.store, m));
+    this.renderAll();
+  }
+
+  setLabEditing(on: boolean): void {
+    this.labEditing = on;
+    this.renderAll();
+  }
+
+  importLab(text: string): void {
+    const read = parseLabFile(text, this.labKnown());
+    if ('ok' in read) this.setLab(read.ok, labWord(this.lang, 'line', { name: read.ok.name || labWord(this.lang, 'unnamed'), date: read.ok.written || '—' }));
+    else this.notify(labRefusal(this.lang, read, 'file'), 'error');
   }
 
   private startFresh(): void {
@@ -530,7 +589,7 @@ export class App implements Ctx, ProjectsCtx {
   // The request for the state, and the text asked: the request, or the
   // first figure's question (light).
   private question(light: boolean): string {
-    this.request = toRequest(this.state, this.lang, this.quotes, this.catalog.models.find((m) => m.id === this.state.preset));
+    this.request = withLab(toRequest(this.state, this.lang, this.quotes, this.catalog.models.find((m) => m.id === this.state.preset)), this.lab, this.labMine);
     return light ? figureQuestion(this.request, this.catalog.gpus, this.state.gpus) : JSON.stringify(this.request);
   }
 
@@ -621,7 +680,7 @@ export class App implements Ctx, ProjectsCtx {
 
   private renderForm(): void {
     idsFrom('i-');
-    morphInto(this.els.inputs, scenarioView(this) ?? '', stagesView(this), workloadView(this));
+    morphInto(this.els.inputs, labLine(this) ?? '', labView(this), scenarioView(this) ?? '', stagesView(this), workloadView(this));
     this.renderResults();
   }
 
@@ -656,6 +715,8 @@ export class App implements Ctx, ProjectsCtx {
     const deferred: (() => void)[] = [];
     out.push(memoryView(this, (run) => { deferred.push(run); }));
     if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
+    const labTotal = !figureOnly && this.lab && !this.labMine.off ? labTotalView(this, this.lab, this.labMine, this.projects) : null;
+    if (labTotal) out.push(labTotal);
     morphInto(this.els.results, out);
     if (!figureOnly) this.renderSummary();
     refreshVerifyScript(this);

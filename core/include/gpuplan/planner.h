@@ -70,6 +70,11 @@ struct StageOption {
   OfferRef offer;                // the price this option rests on (contract v1.2)
   double cost_low = 0;           // the cost range: the price's range and the time model's (contract v1.2)
   double cost_high = 0;
+  // The lab's cards or its campus queue (plan/lab_options.cpp): the wait
+  // before the stage starts (in wall_hours too), and the power the lab's
+  // cards draw when the lab charges it.
+  double wait_hours = 0;
+  std::optional<ElectricityCharge> electricity;
 };
 
 // A price that may not price a plan (a floor, a promotion, a low-confidence

@@ -10,6 +10,7 @@
 #include "gpuplan/limits.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/error.h"
+#include "gpuplan/lab.h"
 #include "gpuplan/locale.h"
 #include "gpuplan/model.h"
 #include "gpuplan/science.h"
@@ -258,6 +259,9 @@ struct Prefs {
   // cn: platforms billing in CNY (Chinese marketplaces and clouds, campus);
   // global: every platform. Default: cn in every locale (contract v1.2).
   Scope scope = Scope::cn;
+  // What an hour of the student's waiting is worth, in the request's currency
+  // (contract v1.2): the planner weighs the lab's cards against renting with it.
+  double time_value_per_hour = 0;
 };
 
 // Rent versus buy: the card or workstation the user could buy instead.
@@ -300,6 +304,7 @@ struct Request {
   std::optional<ScienceWorkload> science;  // with workload.mode "science"
   std::optional<BuyOption> buy;
   std::optional<Baseline> baseline;
+  std::optional<Lab> lab;  // the lab's settings (gpuplan/lab.h)
 };
 
 // Parses and validates a request against the catalog (presets, GPU ids).

@@ -109,6 +109,7 @@ struct Candidate {
   SpotEstimate spot;
   double checkpoint_seconds = 0;
   Rental rental;  // what it was priced as (price_rental), for its cost range
+  double wait_hours = 0;  // the lab's cards or campus queue before it starts (lab_options.cpp)
 };
 
 class Planner {
@@ -142,6 +143,16 @@ class Planner {
   void billing_warnings(PlanResult& r);
   std::string why(const StagePlan& sp, const Candidate& c);
   void apply_credits(PlanResult& r);
+  // The lab's cards and campus centre beside the rentals (lab_options.cpp).
+  void add_lab_offers();
+  void lab_candidates(const StageRequest& s, std::vector<Candidate>& out);
+  // The lab's cards and the campus centre the lab describes, as opposed to a rental.
+  bool lab_owned(const Candidate& c) const;
+  // Between the stage's chosen rental and the lab's options: `chosen` becomes the lab's when it wins.
+  void weigh_lab(const StageRequest& s, const std::vector<Candidate>& all, StagePlan& out, Candidate& chosen);
+  void lab_option(const Candidate& c, StageOption& s) const;
+  bool on_lab(const Candidate& c) const;
+  std::string lab_why(const StagePlan& sp, const Candidate& c);
   std::string msg(std::string_view code, std::initializer_list<std::string> args = {}) const {
     return message(q_.locale, code, args);
   }

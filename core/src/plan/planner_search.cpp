@@ -197,6 +197,7 @@ std::vector<Candidate> Planner::candidates(const StageRequest& s) {
       }
     }
   }
+  lab_candidates(s, out);
   return out;
 }
 namespace {
@@ -306,6 +307,7 @@ StageOption Planner::to_option(const Candidate& c) {
     d.expected_interruptions = c.spot.expected_interruptions;
     s.spot = d;
   }
+  lab_option(c, s);
   return s;
 }
 
@@ -498,12 +500,13 @@ PlanResult Planner::run(bool with_changes) {
   if (q_.stages.empty()) return r;
   build_offers();
   fit_gpus();
+  add_lab_offers();  // after the fit: the lab's cards do not move the right-size yardstick
   r.category = classify();
   r.category_advice = msg(std::string("plan.category.") + category_id(r.category));
   r.deadline_hours = q_.prefs.deadline_days * 24;
   if (q_.budget) r.budget = q_.budget->amount;
 
-  std::vector<std::vector<Candidate>> fronts;
+  std::vector<std::vector<Candidate>> fronts, alls;
   for (const StageRequest& s : q_.stages) {
     StagePlan sp;
     sp.stage = s.stage;
@@ -511,16 +514,23 @@ PlanResult Planner::run(bool with_changes) {
     sp.data_fraction = s.data_fraction;
     std::vector<Candidate> all = candidates(s);
     sort_by_cost(all);
-    fronts.push_back(pareto_front(all));
-    list_options(fronts.back(), sp);
+    // The lab's options (its cards, and the campus centre the lab describes)
+    // are weighed against the rental after the rental is chosen (weigh_lab,
+    // lab_options.cpp): the rental choice sees them only where nothing else holds the stage.
+    alls.push_back(all);
+    std::vector<Candidate> rentals = all;
+    std::erase_if(rentals, [&](const Candidate& c) { return lab_owned(c); });
+    fronts.push_back(pareto_front(rentals.empty() ? all : rentals));
+    list_options(pareto_front(all), sp);
     r.stages.push_back(std::move(sp));
   }
   choose_plan(r, fronts);
   // Uploads: the dataset goes up once per platform, before its first stage.
+  for (size_t i = 0; i < r.stages.size(); ++i) weigh_lab(q_.stages[i], alls[i], r.stages[i], chosen_[i]);
   std::vector<std::string> seen;
   for (auto& sp : r.stages) {
     sp.upload_hours = 0;
-    if (!sp.feasible) continue;
+    if (!sp.feasible || sp.chosen.platform == "lab") continue;  // the data is in the lab already
     if (std::find(seen.begin(), seen.end(), sp.chosen.platform) != seen.end()) continue;
     seen.push_back(sp.chosen.platform);
     sp.upload_hours = upload_hours(q_.prefs.dataset_gb, q_.prefs.upload_mbps);
@@ -540,7 +550,7 @@ PlanResult Planner::run(bool with_changes) {
   for (size_t i = 0; i < r.stages.size(); ++i) {
     StagePlan& sp = r.stages[i];
     sp.share = r.total_cost > 0 && sp.feasible ? sp.chosen.cost / r.total_cost : 0;
-    if (sp.feasible) sp.why += why(sp, chosen_[i]);
+    if (sp.feasible) sp.why += on_lab(chosen_[i]) ? lab_why(sp, chosen_[i]) : why(sp, chosen_[i]);
 
   }
   if (r.budget) r.within_budget = r.total_cost <= *r.budget + 1e-9;

@@ -295,10 +295,13 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
     erase_default(models, "tied_embeddings", false);
     for (auto& model : models)
       if (model.is_object() && model.contains("frozen_components")) erase_each(model["frozen_components"], {"sources"});
-    // The electricity tariff: the figure rent or buy uses, without its
-    // provenance (the page shows neither; `gpuplan catalog` has them).
-    if (root.contains("electricity") && root["electricity"].is_object())
-      for (const char* key : {"source", "note"}) root["electricity"].erase(key);
+    // The electricity tariff: the figure rent or buy and the lab's cards use,
+    // its source as the label a plan on the lab's cards names (plan.stages[].electricity),
+    // without its note (`gpuplan catalog` has it).
+    if (root.contains("electricity") && root["electricity"].is_object()) {
+      shorten_source(root["electricity"], "source");
+      root["electricity"].erase("note");
+    }
     // Platforms: what the page does not render. Education programmes keep the
     // credit the planner applies (amount, currency, date); reference rates
     // (campus card-hour prices for reading, never planned with) go, except

@@ -14,6 +14,7 @@
 #include "gpuplan/model_arithmetic.h"
 #include "gpuplan/throughput.h"
 #include "json_reader.h"
+#include "lab_request.h"
 #include "messages.h"
 #include "names.h"
 #include "science_request.h"
@@ -31,7 +32,8 @@ constexpr int kMaxCount = 1 << 20;
 // that nothing reads yet is one the contract has announced (v1.1) and is
 // accepted, unused, until its parsing lands.
 constexpr std::string_view kRequestFields[] = {
-    "locale", "model", "workload", "hardware", "data", "baseline", "stages", "budget", "prefs", "prices", "science", "buy"};
+    "locale", "model", "workload", "hardware", "data", "baseline", "stages", "budget", "prefs", "prices", "science", "buy",
+    "lab"};  // contract v1.2
 
 Locale read_locale(const nlohmann::json& root) {
   auto it = root.find("locale");
@@ -434,7 +436,8 @@ constexpr std::string_view kStageFields[] = {"stage", "runs", "data_fraction"};
 constexpr std::string_view kBudgetFields[] = {"amount", "currency"};
 constexpr std::string_view kPrefsFields[] = {
     "billing", "platforms", "deadline_days", "education", "dataset_gb", "storage_gb", "upload_mbps", "group_size",
-    "scope", "display_currency"};  // contract v1.1
+    "scope", "display_currency",  // contract v1.1
+    "time_value_per_hour"};       // contract v1.2
 constexpr std::string_view kBuyFields[] = {"price", "currency", "watts", "electricity_per_kwh", "resale_fraction", "years"};
 constexpr std::string_view kPriceFields[] = {"platform", "gpu", "per_gpu_hour", "currency", "billing", "as_of"};
 
@@ -503,6 +506,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     if (auto v = p->number("upload_mbps", 0.01, 1e6)) q.prefs.upload_mbps = *v;
     if (auto v = p->integer("group_size", 1, 1000)) q.prefs.group_size = *v;
     if (auto v = p->spelled("scope", kScopeSpellings)) q.prefs.scope = *v;
+    if (auto v = p->number("time_value_per_hour", 0, 1e5)) q.prefs.time_value_per_hour = *v;
   }
   if (auto b = root.object("buy", kBuyFields)) {
     BuyOption buy;
@@ -604,6 +608,7 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
     }
     if (auto b = r.object("baseline", kBaselineFields)) read_baseline(*b, q, catalog);
     read_planning(r, q, catalog);
+    if (auto lab = r.object("lab", kLabFields)) read_lab(*lab, r, q, catalog);
     return q;
   } catch (const InputError& e) {
     return e.error;

@@ -181,8 +181,23 @@ void write_option_brief(JsonWriter& w, const StageOption& o, const std::string* 
   w.member("platform", o.platform);
   w.member("price_per_gpu_hour", o.price_per_gpu_hour);
   w.member("separate_rentals", o.separate_rentals);
+  w.member("wait_hours", o.wait_hours);
   w.member("wall_hours", o.wall_hours);
   write_changes(w, o);
+  w.end_object();
+}
+
+// The power a stage on the lab's cards is charged (lab.electricity), with the
+// tariff's date, source and standing.
+void write_electricity(JsonWriter& w, const ElectricityCharge& e) {
+  w.key("electricity").begin_object();
+  w.member("as_of", e.as_of);
+  w.member("confidence", e.confidence);
+  w.member("currency", e.currency);
+  w.member("kwh", e.kwh);
+  w.member("per_kwh", e.per_kwh);
+  w.member("source", e.source);
+  w.member("watts_per_gpu", e.watts_per_gpu);
   w.end_object();
 }
 
@@ -266,6 +281,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   }
   w.member("data_fraction", s.data_fraction);
   if (f) w.member("education_discount", o.education_discount);
+  if (f && o.electricity) write_electricity(w, *o.electricity);
   w.member("feasible", s.feasible);
   if (f) {
     w.member("fit", o.fit);
@@ -311,6 +327,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
     w.member("tight_memory", o.tight_memory);
   }
   w.member("upload_hours", s.upload_hours);
+  w.member("wait_hours", f ? o.wait_hours : 0);
   if (f) w.member("wall_hours", o.wall_hours);
   w.member("why", s.why);
   w.key("workload_changes").begin_array();

@@ -2,7 +2,7 @@
 // the student pastes what the platform's page or console shows, sees what was
 // read and what was not, and the quotes replace theirs for those cards and
 // billings; the plan follows (ctx.setQuotes replans).
-import { h, uid } from '../dom';
+import { h, live, uid } from '../dom';
 import { mergeQuotes } from '../prices';
 import { parsePriceList } from '../price_paste';
 import { label } from '../i18n';
@@ -19,7 +19,7 @@ export function pastePanel(ctx: Ctx, p: CatalogPlatform, currency: string): HTML
   const read = (): void => {
     const today = new Date().toISOString().slice(0, 10);
     const gpus = ctx.catalog.gpus.map((g) => ({ id: g.id, name: g.name }));
-    const r = parsePriceList(area.value, p.id, gpus, today, currency === 'USD' ? 'USD' : 'CNY');
+    const r = parsePriceList(live(area).value, p.id, gpus, today, currency === 'USD' ? 'USD' : 'CNY');
     const parts: (HTMLElement | null)[] = [
       h('p', null, t('paste.read', { n: r.quotes.length, unread: r.unread.length })),
       r.read.length ? h('ul', null, r.read.map((x) => h('li', { 'data-gpu': x.quote.gpu },
