@@ -176,16 +176,22 @@ TEST(PlannerFit, CrossingMachinesNeverSpeedsUpAGpu) {
   }
 }
 
-// ---- "Never makes the job fit": checkpointing, 8-bit states, smaller micro-batches, in that order.
+// ---- "Never makes the job fit": changes that keep the results first, and the reason says which.
 TEST(PlannerFit, MakesTheJobFitCheapestFirstAndSaysSo) {
   auto r = run(full_7b());
   ASSERT_TRUE(r.contains("plan")) << r.dump();
   const auto& f = stage_of(r, "formal");
   ASSERT_TRUE(f["feasible"].get<bool>()) << r["warnings"].dump();
   ASSERT_FALSE(f["workload_changes"].empty()) << f.dump();
-  EXPECT_EQ(f["workload_changes"][0]["field"], "workload.grad_checkpointing");
-  EXPECT_EQ(f["workload_changes"][0]["value"], true);
-  EXPECT_NE(f["why"].get<std::string>().find("gradient checkpointing"), std::string::npos) << f["why"];
+  // The first change is one that keeps the results (checkpointing, or a
+  // smaller micro-batch with accumulation, whichever the time model finds
+  // faster on the chosen card), never the optimizer of a formal run; the
+  // reason names it.
+  const std::string first = f["workload_changes"][0]["field"];
+  EXPECT_TRUE(first == "workload.grad_checkpointing" || first == "workload.micro_batch") << f.dump();
+  for (const auto& ch : f["workload_changes"]) EXPECT_NE(ch["field"], "workload.optimizer") << f.dump();
+  const std::string why = f["why"];
+  EXPECT_NE(why.find(first == "workload.micro_batch" ? "micro-batch" : "gradient checkpointing"), std::string::npos) << why;
   // Before: 16 x A100-80G without checkpointing.
   EXPECT_LE(f["gpus_per_run"].get<int>(), 8) << f.dump();
   // The global batch is kept wherever the micro-batch shrinks.

@@ -299,7 +299,7 @@ void Planner::group_rental(PlanResult& r) {
   g.group_gpu_hours = g.people * member_gpu_hours;
   g.months = std::max(1.0, std::ceil(g.group_gpu_hours / machine_month_gpu_hours - 1e-9));
   g.utilization = g.group_gpu_hours / (g.months * machine_month_gpu_hours);
-  g.machine_per_month = machine_month_cost(offer_terms(*rent), kMachineGpus);
+  g.machine_per_month = machine_month_cost(offer_terms(*rent), machine_gpus);
   g.per_person_per_month = g.machine_per_month / g.people;
   g.per_person_gpu_hours_per_month = member_gpu_hours / g.months;
   g.hourly_equivalent_per_month = g.per_person_gpu_hours_per_month * (hourly ? hourly->price : rent->price);
