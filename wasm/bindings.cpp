@@ -1,5 +1,5 @@
 // The wasm boundary: free functions taking and returning JSON strings, in the
-// spirit of zxing-cpp's wrappers/wasm. plan_json never throws (core/src/read/api.cpp);
+// spirit of zxing-cpp's wrappers/wasm. plan_json never throws (core/src/api.cpp);
 // the catch here is the last line of defence so JavaScript never sees a bare
 // exception pointer.
 #include <emscripten/bind.h>

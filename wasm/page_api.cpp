@@ -25,7 +25,7 @@ extern "C" {
 // The request is `size` bytes of UTF-8 at `request`; the answer stays valid
 // until the next call, its length in gpuplan_reply_size().
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_plan(const char* request, std::size_t size) {
-  // plan_json never throws (core/src/read/api.cpp); as in bindings.cpp, the
+  // plan_json never throws (core/src/api.cpp); as in bindings.cpp, the
   // catch is the last line of defence.
   try {
     last_reply = gpuplan::plan_json(std::string_view(request, size)).json;

@@ -9,8 +9,8 @@
 #include <functional>
 #include <string>
 
-#include "cnn_architecture.h"
-#include "cnn_architecture_json.h"
+#include "estimate/cnn_architecture.h"
+#include "read/cnn_architecture_json.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/memory.h"
 #include "gpuplan/throughput.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <utility>
 
-#include "json_reader.h"
+#include "read/json_reader.h"
 #include "test_support.h"
 
 namespace gpuplan::test {

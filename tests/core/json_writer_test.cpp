@@ -13,7 +13,7 @@
 #include <string>
 
 #include "gpuplan/catalog.h"
-#include "json_writer.h"
+#include "text/json_writer.h"
 #include "test_support.h"
 
 namespace gpuplan::test {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "evaluation.h"
+#include "estimate/evaluation.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/request.h"
 #include "gpuplan/throughput.h"

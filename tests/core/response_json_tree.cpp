@@ -1,6 +1,6 @@
 #include "response_json_tree.h"
 
-#include "response_json.h"
+#include "write/response_json.h"
 
 namespace gpuplan {
 

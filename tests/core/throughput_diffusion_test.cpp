@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "diffusion.h"
+#include "estimate/diffusion.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/memory.h"
 #include "gpuplan/throughput.h"

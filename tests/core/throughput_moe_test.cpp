@@ -10,7 +10,7 @@
 #include "gpuplan/memory.h"
 #include "gpuplan/model_arithmetic.h"
 #include "gpuplan/throughput.h"
-#include "moe.h"
+#include "estimate/moe.h"
 #include "test_support.h"
 
 namespace gpuplan {

@@ -10,7 +10,7 @@
 #include "gpuplan/memory.h"
 #include "gpuplan/model_arithmetic.h"
 #include "gpuplan/throughput.h"
-#include "sustained_rates.h"
+#include "estimate/sustained_rates.h"
 #include "test_support.h"
 
 namespace gpuplan {

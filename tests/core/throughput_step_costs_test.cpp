@@ -7,7 +7,7 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/model_arithmetic.h"
 #include "gpuplan/throughput.h"
-#include "step_costs.h"
+#include "estimate/step_costs.h"
 #include "test_support.h"
 
 namespace gpuplan {

@@ -8,12 +8,12 @@
 #include <cstdio>
 #include <string>
 
-#include "cnn_architecture.h"
+#include "estimate/cnn_architecture.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/memory.h"
 #include "gpuplan/throughput.h"
 #include "test_support.h"
-#include "vlm.h"
+#include "estimate/vlm.h"
 
 namespace gpuplan::test {
 namespace {

@@ -1,41 +1,41 @@
 // The page controller: owns the state, calls the planner, renders the views,
 // keeps the share link in the URL hash and the user's quotes in storage.
-import { download, h, hold, idsFrom, live, morphInto } from './dom';
-import { iframeSnippet, isEmbed, isLocalPage, reportHeight } from './embed';
-import { toCsv, toJson, toMarkdown } from './export';
-import { gib, hours, num } from './format';
-import { detectLang, translator, type Lang, type T } from './i18n';
+import { download, h, hold, idsFrom, live, morphInto } from './dom.ts';
+import { iframeSnippet, isEmbed, isLocalPage, reportHeight } from './embed.ts';
+import { toCsv, toJson, toMarkdown } from './export.ts';
+import { gib, hours, num } from './format.ts';
+import { detectLang, translator, type Lang, type T } from './i18n.ts';
 import {
   capQuotes, loadQuotes, MAX_QUOTES, mergeQuotes, newerFileVersion, parseImport, PRICES_KEY, saveQuotes, serializeQuotes, setAsideCount,
   type Notice, type Quote, type Reason,
-} from './prices';
-import { Store, type Failure } from './storage';
+} from './prices.ts';
+import { Store, type Failure } from './storage.ts';
 import {
   changeProjects, LAST_KEY, loadLast, loadProjects, MAX_PROJECTS, mergeProjects, newId, PROJECTS_KEY, readProjects, saveLast, serializeFile, uniqueName,
   type Project, type StoredStatus,
-} from './storage_state';
-import { flushPending } from './views/controls';
+} from './storage_state.ts';
+import { flushPending } from './views/controls.ts';
 import firstAnswers from 'virtual:gpuplan-first-answers';
-import { figureQuestion } from './first_answer';
-import { effectiveScope, formPath, toRequest, type Request } from './request';
-import { applyPatch, decodeHash, defaultState, encodeHash, type State, type StatePatch } from './state';
-import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from './types';
-import { budgetOf, budgetView } from './views/budget';
-import type { Ctx } from './views/context';
-import { button, checkField, selectField, textField } from './views/controls';
-import { gpusView } from './views/gpus';
-import { stagesView, workloadView } from './views/inputs';
-import { memoryView } from './views/memory';
-import { platformsView } from './views/platforms';
-import { printView } from './views/print';
-import { refreshVerifyScript } from './views/calibrate';
-import { scenarioView } from './views/scenario';
-import { cash, catalogAge, gpuName, platformName } from './views/words';
-import { compareEntries, type CompareEntry } from './views/compare';
-import { projectsView, type ProjectsCtx } from './views/projects';
-import { decodeLab, loadLab, loadMine, parseLabFile, saveLab, saveMine, withLab, type Known, type LabMine, type LabSettings } from './lab_settings';
-import { labLine, labRefusal, labView, labWord, type LabCtx } from './views/lab';
-import { labTotalView } from './views/lab_total';
+import { figureQuestion } from './first_answer.ts';
+import { effectiveScope, formPath, toRequest, type Request } from './request.ts';
+import { applyPatch, decodeHash, defaultState, encodeHash, type State, type StatePatch } from './state.ts';
+import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from './types.ts';
+import { budgetOf, budgetView } from './views/budget.ts';
+import type { Ctx } from './views/context.ts';
+import { button, checkField, selectField, textField } from './views/controls.ts';
+import { gpusView } from './views/gpus.ts';
+import { stagesView, workloadView } from './views/inputs.ts';
+import { memoryView } from './views/memory.ts';
+import { platformsView } from './views/platforms.ts';
+import { printView } from './views/print.ts';
+import { refreshVerifyScript } from './views/calibrate.ts';
+import { scenarioView } from './views/scenario.ts';
+import { cash, catalogAge, gpuName, platformName } from './views/words.ts';
+import { compareEntries, type CompareEntry } from './views/compare.ts';
+import { projectsView, type ProjectsCtx } from './views/projects.ts';
+import { decodeLab, loadLab, loadMine, parseLabFile, saveLab, saveMine, withLab, type Known, type LabMine, type LabSettings } from './lab_settings.ts';
+import { labLine, labRefusal, labView, labWord, type LabCtx } from './views/lab.ts';
+import { labTotalView } from './views/lab_total.ts';
 
 declare const __GPUPLAN_VERSION__: string;
 export const VERSION = typeof __GPUPLAN_VERSION__ === 'string' ? __GPUPLAN_VERSION__ : 'dev';

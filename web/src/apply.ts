@@ -4,7 +4,7 @@
 // request fields. Each becomes a patch of the page's State, or null when the
 // form has no control for it (then no button is offered). The page decides
 // no change of its own: what it applies is what the planner priced.
-import type { State, StageState } from './state';
+import type { State, StageState } from './state.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});

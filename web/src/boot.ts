@@ -6,9 +6,9 @@
 // the wasm together is ~9 KiB smaller than gzip over the script beside the
 // compressed wasm (docs/performance-log.md, "The page at 174.7 KiB").
 import packedBase64, { decoderBase64, layout } from 'virtual:gpuplan-packed';
-import { lzmaReader } from './lzma';
-import { dropOversizedLink, opensOnOwnForm } from './opening';
-import { unpackWasm } from './unpack';
+import { lzmaReader } from './lzma.ts';
+import { dropOversizedLink, opensOnOwnForm } from './opening.ts';
+import { unpackWasm } from './unpack.ts';
 
 // What main.ts takes over.
 export interface Handoff {

@@ -2,9 +2,9 @@
 // request's `baseline` (docs/api.md "Time fields"): the peak memory re-anchors
 // every memory figure, the speed every rate; the core computes both factors
 // and the page only shows them.
-import { LIMITS } from './limits';
-import type { State } from './state';
-import type { CatalogGpu } from './types';
+import { LIMITS } from './limits.ts';
+import type { State } from './state.ts';
+import type { CatalogGpu } from './types.ts';
 
 const GIB = 2 ** 30;
 

@@ -2,14 +2,14 @@
 // plan, assumptions, sources, date), CSV of the GPU table, JSON of the request
 // and the response exactly as the planner saw them. Every figure is the
 // planner's, in the display currency (views/words.ts).
-import { gib, hours, num, percent } from './format';
-import { label } from './i18n';
-import { effectiveScope } from './request';
-import { stageRuns } from './state';
-import type { Ctx } from './views/context';
-import { budgetOf } from './views/budget';
-import { rangeText, rows } from './views/gpus';
-import { cash, cashValue, catalogAge, gpuName, platformName } from './views/words';
+import { gib, hours, num, percent } from './format.ts';
+import { label } from './i18n.ts';
+import { effectiveScope } from './request.ts';
+import { stageRuns } from './state.ts';
+import type { Ctx } from './views/context.ts';
+import { budgetOf } from './views/budget.ts';
+import { rangeText, rows } from './views/gpus.ts';
+import { cash, cashValue, catalogAge, gpuName, platformName } from './views/words.ts';
 
 // Markdown table cells: user text must not break the table or become links.
 function md(text: string): string {

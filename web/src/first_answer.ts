@@ -14,10 +14,10 @@
 // file, asked the same request text), cut to what the first figure reads
 // (figureAnswer): the rest of it is half a kilobyte of the page that no one
 // sees before the full plan replaces it.
-import type { Lang } from './i18n';
-import { toRequest, type Request } from './request';
-import { defaultState } from './state';
-import type { Catalog, Planner } from './types';
+import type { Lang } from './i18n.ts';
+import { toRequest, type Request } from './request.ts';
+import { defaultState } from './state.ts';
+import type { Catalog, Planner } from './types.ts';
 
 // The memory alone (no stages, budget, preferences or quotes), on the
 // catalog's largest card so that the question never depends on the card the

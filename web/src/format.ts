@@ -1,7 +1,7 @@
 // Numbers, money, bytes and hours in the page's language: money, hours and
 // compact counts through Intl, plain decimals by plain() below.
 // A GiB is 2^30 bytes (contract: "say GB only for 10^9").
-import type { Lang } from './i18n';
+import type { Lang } from './i18n.ts';
 
 export const GIB = 2 ** 30;
 

@@ -8,7 +8,7 @@
 // (twice when the LM head is untied), plus the norms (2h per layer) and the
 // learned positions GPT-2 and BERT carry.
 
-import { LIMITS } from './limits';
+import { LIMITS } from './limits.ts';
 
 export interface Dimensions {
   kind: 'decoder' | 'encoder' | 'encoder-decoder';

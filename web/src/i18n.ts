@@ -1,6 +1,6 @@
 // Message catalogs: zh-CN (default) and English. Every string the page shows
 // comes from here; {name} placeholders are filled with text, never markup.
-import type { zhCN } from './i18n/zh-CN';
+import type { zhCN } from './i18n/zh-CN.ts';
 
 export type Lang = 'zh-CN' | 'en';
 export type MessageKey = keyof typeof zhCN;

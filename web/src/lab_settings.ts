@@ -4,7 +4,7 @@
 // and projects (their own storage keys, never the form's), read strictly
 // (a settings text with anything wrong in it is refused whole: nothing is
 // applied half), and sent to the planner as the request's `lab`.
-import type { Store } from './storage';
+import type { Store } from './storage.ts';
 
 export const LAB_VERSION = 1;
 export const LAB_PREFIX = '#lab=';

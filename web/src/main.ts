@@ -3,13 +3,13 @@
 // this code and the catalog from the page's LZMA stream), render the first
 // figure, start the wasm planner (app.ts, start()), render the rest.
 import createGpuplan from '@gpuplan/wasm';
-import { App } from './app';
-import { detectLang, setCatalogs, translator } from './i18n';
-import type { Catalog } from './types';
+import { App } from './app.ts';
+import { detectLang, setCatalogs, translator } from './i18n.ts';
+import type { Catalog } from './types.ts';
 import './styles.css';
 // Last, so that the bundle carries the message catalogs after the code (i18n.ts).
-import { zhCN } from './i18n/zh-CN';
-import { en } from './i18n/en';
+import { zhCN } from './i18n/zh-CN.ts';
+import { en } from './i18n/en.ts';
 
 setCatalogs({ 'zh-CN': zhCN, en });
 

@@ -4,7 +4,7 @@
 // month is read; every other line that names a card or a price is listed as
 // not read, with its reason. The page computes no price from it: a quote is
 // the figure as the platform showed it, and the core plans with it.
-import type { Quote } from './prices';
+import type { Quote } from './prices.ts';
 
 export interface PasteGpu { id: string; name: string }
 

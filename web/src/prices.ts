@@ -3,8 +3,8 @@
 // written by another version) is copied to a backup key before anything is
 // reset (storage.ts, bounded), and the page says so; a reset keeps the old
 // list for undo.
-import { asRecord, loadVersioned, migrate, writeVersioned, type Schema, type Store } from './storage';
-import { BILLING } from './spellings';
+import { asRecord, loadVersioned, migrate, writeVersioned, type Schema, type Store } from './storage.ts';
+import { BILLING } from './spellings.ts';
 
 export interface Quote {
   platform: string;

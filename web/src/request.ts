@@ -2,12 +2,12 @@
 // student's: a field the form leaves at "the planner chooses" (card count,
 // sharding, scope) is left out, so the planner's defaults and choices apply;
 // the page's language is `locale` and nothing else.
-import type { CatalogModel } from './types';
-import type { Lang } from './i18n';
-import type { Quote } from './prices';
-import { stageRuns, type State } from './state';
-import { calibration } from './calibration';
-import { stackOf } from './stack';
+import type { CatalogModel } from './types.ts';
+import type { Lang } from './i18n.ts';
+import type { Quote } from './prices.ts';
+import { stageRuns, type State } from './state.ts';
+import { calibration } from './calibration.ts';
+import { stackOf } from './stack.ts';
 
 export type Request = Record<string, unknown>;
 

@@ -2,8 +2,8 @@
 // its request's fields copied into the page state. Everything else (stages,
 // budget, platforms, language) stays as the user set it, and every field
 // stays editable afterwards.
-import { sanitize, type State } from './state';
-import type { CatalogScenario } from './types';
+import { sanitize, type State } from './state.ts';
+import type { CatalogScenario } from './types.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});

@@ -1,7 +1,7 @@
 // "用什么框架跑？ / Which framework?": the frameworks students know, each
 // mapped to the efficiency class the core models (request workload.stack,
 // docs/time-model.md "Software stack"). The first entry is the default.
-import { STACK } from './spellings';
+import { STACK } from './spellings.ts';
 
 export type Stack = (typeof STACK)[number];
 

@@ -2,13 +2,13 @@
 // (URL hash), and how it becomes a planner request (contract v1).
 // Anything read back from a URL is untrusted: sanitize() keeps only known
 // fields of the right type and range, and falls back to the default.
-import { LIMITS } from './limits';
-import { LINK_PREFIX, MAX_LINK_CHARS } from './opening';
-import { FRAMEWORK_IDS, type Framework } from './stack';
+import { LIMITS } from './limits.ts';
+import { LINK_PREFIX, MAX_LINK_CHARS } from './opening.ts';
+import { FRAMEWORK_IDS, type Framework } from './stack.ts';
 import {
   BILLING, LORA_TARGETS, METHOD, MODE, MODEL_KIND, OPTIMIZER, PRECISION_INFER, PRECISION_TRAIN, RATE_UNIT,
   SCIENCE_BOUND, SCIENCE_KIND, SCIENCE_PRECISION, SHARDING, STAGE,
-} from './spellings';
+} from './spellings.ts';
 
 // The contract's spellings come from the C++ tables (web/src/spellings.ts, generated).
 export const MODES = MODE;

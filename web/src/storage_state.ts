@@ -2,11 +2,11 @@
 // restored when the page opens without a share link, and the named projects.
 // Both are versioned documents in localStorage (storage.ts); a state read
 // back is untrusted and goes through sanitize() like a share link's.
-import type { Quote } from './prices';
-import { FILE_SCHEMA, serializeQuotes } from './prices';
-import { sanitize, type State } from './state';
-import { LAST_KEY } from './opening';
-import { asRecord, loadVersioned, migrate, writeVersioned, type Schema, type Store } from './storage';
+import type { Quote } from './prices.ts';
+import { FILE_SCHEMA, serializeQuotes } from './prices.ts';
+import { sanitize, type State } from './state.ts';
+import { LAST_KEY } from './opening.ts';
+import { asRecord, loadVersioned, migrate, writeVersioned, type Schema, type Store } from './storage.ts';
 
 export { LAST_KEY };
 export const PROJECTS_KEY = 'gpuplan.projects';

@@ -5,7 +5,7 @@
 // (views/calibrate.ts; docs/memory-model.md "Calibration from your own run").
 // PyTorch + transformers + peft (+ bitsandbytes for QLoRA, 8-bit Adam and
 // 8/4-bit inference). The page computes nothing here: it writes text.
-import type { CatalogModel } from './types';
+import type { CatalogModel } from './types.ts';
 
 // The result line: this prefix, then one JSON object with these keys.
 export const RESULT_PREFIX = 'GPUPLAN_RESULT';

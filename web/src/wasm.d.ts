@@ -1,7 +1,7 @@
 // The page's module (build/wasm/bin/gpuplan.web.mjs from wasm/page_module.mjs,
 // aliased in vite.config.mts): a factory that resolves to an object with plan() and catalog().
 declare module '@gpuplan/wasm' {
-  import type { Planner } from './types';
+  import type { Planner } from './types.ts';
   const createGpuplan: (options?: Record<string, unknown>) => Promise<Planner>;
   export default createGpuplan;
 }
@@ -14,7 +14,7 @@ declare module '*.css';
 // (vite.config.mts, packedPage(); web/src/boot.ts, web/src/unpack.ts,
 // web/src/lzma.ts, wasm/page_lzma.cpp).
 declare module 'virtual:gpuplan-packed' {
-  import type { PackLayout } from './unpack';
+  import type { PackLayout } from './unpack.ts';
   const base64: string;
   export const layout: PackLayout;
   export const decoderBase64: string;

@@ -1,5 +1,5 @@
 // Dispatch of the per-family expansions (cnn_architecture.h).
-#include "cnn_architecture.h"
+#include "estimate/cnn_architecture.h"
 
 namespace gpuplan {
 

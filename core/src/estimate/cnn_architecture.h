@@ -6,7 +6,7 @@
 // "Convolutional and diffusion networks".
 #pragma once
 
-#include "cnn_tally.h"
+#include "estimate/cnn_tally.h"
 #include "gpuplan/architecture.h"
 
 namespace gpuplan {

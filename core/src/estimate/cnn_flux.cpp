@@ -8,7 +8,7 @@
 // weights for text and image and attend jointly, single-stream blocks run one
 // set of weights over the concatenated sequence. Counts and saved tensors per
 // sample, as cnn_tally.h defines them; derivation in docs/memory-model.md.
-#include "cnn_architecture.h"
+#include "estimate/cnn_architecture.h"
 
 namespace gpuplan {
 namespace {

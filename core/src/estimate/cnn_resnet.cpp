@@ -2,7 +2,7 @@
 // v1.5, the stride in the bottleneck's 3x3 conv; replace_stride_with_dilation
 // turns a stage's stride into dilation) and DeepLabV3 on it (Chen et al. 2017,
 // arXiv:1706.05587; torchvision/models/segmentation/deeplabv3.py and fcn.py).
-#include "cnn_architecture.h"
+#include "estimate/cnn_architecture.h"
 
 namespace gpuplan {
 namespace {

@@ -1,5 +1,5 @@
 // Per-op rules of cnn_tally.h; each cites the autograd formula it follows.
-#include "cnn_tally.h"
+#include "estimate/cnn_tally.h"
 
 namespace gpuplan {
 

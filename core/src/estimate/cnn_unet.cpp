@@ -8,7 +8,7 @@
 // encoder's states, LayerNorm + GEGLU feed-forward of 4x width; proj_out,
 // residual), stride-2 conv downsampling, nearest x2 + conv upsampling, skip
 // connections concatenated in the up path.
-#include "cnn_architecture.h"
+#include "estimate/cnn_architecture.h"
 
 namespace gpuplan {
 namespace {

@@ -6,7 +6,7 @@
 // the largest stride, 32 (ultralytics check_imgsz rounds up).
 #include <cmath>
 
-#include "cnn_architecture.h"
+#include "estimate/cnn_architecture.h"
 
 namespace gpuplan {
 namespace {

@@ -1,10 +1,10 @@
 // Diffusion sampling (diffusion.h; docs/time-model.md, "Diffusion sampling").
-#include "diffusion.h"
+#include "estimate/diffusion.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "cnn_architecture.h"
+#include "estimate/cnn_architecture.h"
 
 namespace gpuplan {
 namespace {

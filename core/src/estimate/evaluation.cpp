@@ -1,7 +1,7 @@
-#include "evaluation.h"
+#include "estimate/evaluation.h"
 
 #include "gpuplan/limits.h"
-#include "largest_fitting.h"
+#include "estimate/largest_fitting.h"
 
 #include <algorithm>
 

@@ -10,13 +10,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cnn_architecture.h"
-#include "diffusion.h"
+#include "estimate/cnn_architecture.h"
+#include "estimate/diffusion.h"
 #include "gpuplan/limits.h"
 #include "gpuplan/model_arithmetic.h"
-#include "largest_fitting.h"
-#include "objective.h"
-#include "vlm.h"
+#include "estimate/largest_fitting.h"
+#include "estimate/objective.h"
+#include "estimate/vlm.h"
 
 namespace gpuplan {
 namespace {

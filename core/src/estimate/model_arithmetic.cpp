@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cnn_architecture.h"
-#include "vlm.h"
+#include "estimate/cnn_architecture.h"
+#include "estimate/vlm.h"
 
 namespace gpuplan {
 

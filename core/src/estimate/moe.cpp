@@ -1,5 +1,5 @@
 // Mixture-of-experts by its routing (moe.h; docs/time-model.md, "Mixture of experts").
-#include "moe.h"
+#include "estimate/moe.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // DPO, GRPO and PPO as compositions of the plain estimates (memory.cpp,
 // throughput.cpp). How each framework holds its models, and the derivation of
 // every term below: docs/objectives.md.
-#include "objective.h"
+#include "estimate/objective.h"
 
 #include <algorithm>
 

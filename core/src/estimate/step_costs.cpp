@@ -1,5 +1,5 @@
 // Costs of an eager fine-tuning step beyond the dense accounting (step_costs.h).
-#include "step_costs.h"
+#include "estimate/step_costs.h"
 
 #include <vector>
 

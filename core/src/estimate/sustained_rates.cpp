@@ -9,7 +9,7 @@
 // on bare-metal machines and rented containers (AutoDL-class clouds among
 // them). A short benchmark reads the boost clock a long training run may not
 // hold; the stack's rate interval (throughput.cpp) carries what is left.
-#include "sustained_rates.h"
+#include "estimate/sustained_rates.h"
 
 #include <array>
 #include <utility>

@@ -11,13 +11,13 @@
 
 #include "gpuplan/memory.h"
 #include "gpuplan/model_arithmetic.h"
-#include "diffusion.h"
-#include "moe.h"
-#include "objective.h"
-#include "step_costs.h"
-#include "vlm.h"
-#include "sustained_rates.h"
-#include "token_counts.h"
+#include "estimate/diffusion.h"
+#include "estimate/moe.h"
+#include "estimate/objective.h"
+#include "estimate/step_costs.h"
+#include "estimate/vlm.h"
+#include "estimate/sustained_rates.h"
+#include "estimate/token_counts.h"
 
 namespace gpuplan {
 namespace {

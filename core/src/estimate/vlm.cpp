@@ -1,7 +1,7 @@
 // Vision-language models: the vision tower and projector, then the decoder
 // over text and image tokens. Each part is a plain estimate (memory.cpp,
 // throughput.cpp); this file decides what each part sees. docs/vlm.md.
-#include "vlm.h"
+#include "estimate/vlm.h"
 
 #include <algorithm>
 #include <cmath>

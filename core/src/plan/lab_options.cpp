@@ -9,8 +9,8 @@
 #include <cmath>
 #include <limits>
 
-#include "names.h"
-#include "planner_internal.h"
+#include "text/names.h"
+#include "plan/planner_internal.h"
 
 namespace gpuplan::planner_detail {
 namespace {

@@ -1,12 +1,12 @@
 // The offers a request may rent (offers.h).
-#include "offers.h"
+#include "plan/offers.h"
 
 #include <algorithm>
 
 #include "gpuplan/memory.h"
 #include "gpuplan/model_arithmetic.h"
 #include "gpuplan/pricing.h"
-#include "names.h"
+#include "text/names.h"
 
 namespace gpuplan {
 

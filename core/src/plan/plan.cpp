@@ -6,11 +6,11 @@
 
 #include <algorithm>
 
-#include "evaluation.h"
-#include "messages.h"
+#include "estimate/evaluation.h"
+#include "text/messages.h"
 #include "gpuplan/pricing.h"
-#include "offers.h"
-#include "science_plan.h"
+#include "plan/offers.h"
+#include "plan/science_plan.h"
 
 namespace gpuplan {
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "gpuplan/memory.h"
-#include "names.h"
-#include "planner_internal.h"
+#include "text/names.h"
+#include "plan/planner_internal.h"
 
 namespace gpuplan::planner_detail {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "gpuplan/oom_doctor.h"
-#include "names.h"
-#include "planner_internal.h"
+#include "text/names.h"
+#include "plan/planner_internal.h"
 
 namespace gpuplan::planner_detail {
 

@@ -14,12 +14,12 @@
 #include <string_view>
 #include <vector>
 
-#include "evaluation.h"
+#include "estimate/evaluation.h"
 #include "gpuplan/planner.h"
 #include "gpuplan/pricing.h"
 #include "gpuplan/throughput.h"
-#include "messages.h"
-#include "offers.h"
+#include "text/messages.h"
+#include "plan/offers.h"
 
 namespace gpuplan::planner_detail {
 

@@ -13,8 +13,8 @@
 #include <tuple>
 
 #include "gpuplan/memory.h"
-#include "names.h"
-#include "planner_internal.h"
+#include "text/names.h"
+#include "plan/planner_internal.h"
 
 namespace gpuplan {
 namespace planner_detail {

@@ -1,16 +1,16 @@
-#include "science_plan.h"
+#include "plan/science_plan.h"
 
-#include "evaluation.h"
+#include "estimate/evaluation.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "gpuplan/pricing.h"
-#include "messages.h"
-#include "names.h"
-#include "offers.h"
-#include "planner_internal.h"
+#include "text/messages.h"
+#include "text/names.h"
+#include "plan/offers.h"
+#include "plan/planner_internal.h"
 
 namespace gpuplan {
 namespace {

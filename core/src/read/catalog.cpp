@@ -14,12 +14,12 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "cnn_architecture.h"
-#include "cnn_architecture_json.h"
-#include "json_reader.h"
-#include "messages.h"
+#include "estimate/cnn_architecture.h"
+#include "read/cnn_architecture_json.h"
+#include "read/json_reader.h"
+#include "text/messages.h"
 #include "gpuplan/pricing.h"
-#include "vision_json.h"
+#include "read/vision_json.h"
 
 namespace gpuplan {
 namespace {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "gpuplan/catalog.h"
-#include "json_reader.h"
+#include "read/json_reader.h"
 
 namespace gpuplan {
 namespace {

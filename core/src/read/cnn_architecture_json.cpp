@@ -1,9 +1,9 @@
 // Field reference: docs/catalog.md, "Convolutional architectures".
-#include "cnn_architecture_json.h"
+#include "read/cnn_architecture_json.h"
 
 #include <string>
 
-#include "messages.h"
+#include "text/messages.h"
 
 namespace gpuplan {
 namespace {

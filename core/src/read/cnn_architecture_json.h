@@ -4,7 +4,7 @@
 #pragma once
 
 #include "gpuplan/architecture.h"
-#include "json_reader.h"
+#include "read/json_reader.h"
 
 namespace gpuplan {
 

@@ -1,4 +1,4 @@
-#include "json_reader.h"
+#include "read/json_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "json_writer.h"
-#include "messages.h"
+#include "text/json_writer.h"
+#include "text/messages.h"
 
 namespace gpuplan {
 namespace {

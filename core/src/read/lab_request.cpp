@@ -1,10 +1,10 @@
 // The lab's settings (docs/api.md, "Lab settings"): its cards, its campus
 // centre, its quotes and the defaults its wiki page gives every student.
-#include "lab_request.h"
+#include "read/lab_request.h"
 
 #include <cmath>
 
-#include "messages.h"
+#include "text/messages.h"
 
 namespace gpuplan {
 namespace {

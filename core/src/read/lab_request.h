@@ -4,7 +4,7 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/request.h"
-#include "json_reader.h"
+#include "read/json_reader.h"
 
 namespace gpuplan {
 

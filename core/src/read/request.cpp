@@ -8,18 +8,18 @@
 #include <cmath>
 #include <limits>
 
-#include "cnn_architecture.h"
-#include "cnn_architecture_json.h"
+#include "estimate/cnn_architecture.h"
+#include "read/cnn_architecture_json.h"
 #include "gpuplan/memory.h"
 #include "gpuplan/model_arithmetic.h"
 #include "gpuplan/throughput.h"
-#include "json_reader.h"
-#include "lab_request.h"
-#include "messages.h"
-#include "names.h"
-#include "science_request.h"
-#include "vision_json.h"
-#include "token_counts.h"
+#include "read/json_reader.h"
+#include "read/lab_request.h"
+#include "text/messages.h"
+#include "text/names.h"
+#include "read/science_request.h"
+#include "read/vision_json.h"
+#include "estimate/token_counts.h"
 
 namespace gpuplan {
 namespace {

@@ -1,6 +1,6 @@
-#include "science_request.h"
+#include "read/science_request.h"
 
-#include "messages.h"
+#include "text/messages.h"
 
 namespace gpuplan {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/science.h"
-#include "json_reader.h"
+#include "read/json_reader.h"
 
 namespace gpuplan {
 

@@ -1,4 +1,4 @@
-#include "vision_json.h"
+#include "read/vision_json.h"
 
 namespace gpuplan {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "gpuplan/model.h"
-#include "json_reader.h"
+#include "read/json_reader.h"
 
 namespace gpuplan {
 

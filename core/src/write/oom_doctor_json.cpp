@@ -1,11 +1,11 @@
-#include "oom_doctor_json.h"
+#include "write/oom_doctor_json.h"
 
 #include <cmath>
 #include <cstdint>
 #include <string_view>
 
-#include "messages.h"
-#include "names.h"
+#include "text/messages.h"
+#include "text/names.h"
 
 namespace gpuplan {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "gpuplan/locale.h"
 #include "gpuplan/oom_doctor.h"
-#include "json_writer.h"
+#include "text/json_writer.h"
 
 namespace gpuplan {
 

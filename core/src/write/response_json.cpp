@@ -1,4 +1,4 @@
-#include "response_json.h"
+#include "write/response_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <utility>
 
-#include "json_writer.h"
-#include "messages.h"
-#include "names.h"
-#include "oom_doctor_json.h"
+#include "text/json_writer.h"
+#include "text/messages.h"
+#include "text/names.h"
+#include "write/oom_doctor_json.h"
 
 // Every object below lists its members in byte-wise ascending key order, the
 // order nlohmann::json's std::map kept them in before the writer replaced it

@@ -1,5 +1,5 @@
 // English. Same keys as zh-CN (the type makes a missing key a build error).
-import type { zhCN } from './zh-CN';
+import type { zhCN } from './zh-CN.ts';
 
 export const en: Record<keyof typeof zhCN, string> = {
   'app.title': 'GPU rental planner',

@@ -2,14 +2,14 @@
 // card-hours, wall time and costs, the budget and deadline checks, and the
 // planner's cheaper changes ranked by what they save, each with "Apply".
 // The page prices nothing: without a plan there is no budget.
-import { h } from '../dom';
-import { changePatch, fieldPatch } from '../apply';
-import { hours, num, percent } from '../format';
-import { label } from '../i18n';
-import type { OfferRef, Plan, PlanStage, RentVsBuy } from '../types';
-import type { Ctx } from './context';
-import { button, section } from './controls';
-import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText } from './words';
+import { h } from '../dom.ts';
+import { changePatch, fieldPatch } from '../apply.ts';
+import { hours, num, percent } from '../format.ts';
+import { label } from '../i18n.ts';
+import type { OfferRef, Plan, PlanStage, RentVsBuy } from '../types.ts';
+import type { Ctx } from './context.ts';
+import { button, section } from './controls.ts';
+import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText } from './words.ts';
 
 export interface StageCost {
   stage: string; gpu: string; count: number; platform: string; billing: string;

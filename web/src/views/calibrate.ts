@@ -3,20 +3,20 @@
 // own card, sent as `baseline`; the core re-anchors every option and returns
 // the factors shown here) and the verify script that measures exactly this
 // configuration on a rented card (verify_script.ts).
-import { calibrationOutOfRange } from '../calibration';
-import { current, h, live, uid } from '../dom';
-import { limitNumber } from '../limit_text';
-import { LIMITS } from '../limits';
-import { label } from '../i18n';
-import { FRAMEWORKS, stackOf } from '../stack';
-import type { State } from '../state';
-import { gpuByDeviceName } from '../calibration';
-import { gib, num } from '../format';
-import { toRequest } from '../request';
-import { parseResult, verifyScript, type Rented } from '../verify_script';
-import type { Ctx } from './context';
-import { gpuName, platformName } from './words';
-import { button, numberField, selectField } from './controls';
+import { calibrationOutOfRange } from '../calibration.ts';
+import { current, h, live, uid } from '../dom.ts';
+import { limitNumber } from '../limit_text.ts';
+import { LIMITS } from '../limits.ts';
+import { label } from '../i18n.ts';
+import { FRAMEWORKS, stackOf } from '../stack.ts';
+import type { State } from '../state.ts';
+import { gpuByDeviceName } from '../calibration.ts';
+import { gib, num } from '../format.ts';
+import { toRequest } from '../request.ts';
+import { parseResult, verifyScript, type Rented } from '../verify_script.ts';
+import type { Ctx } from './context.ts';
+import { gpuName, platformName } from './words.ts';
+import { button, numberField, selectField } from './controls.ts';
 
 const GIB = 2 ** 30;
 

@@ -2,13 +2,13 @@
 // form as it is) planned by the same planner, one row per figure, and the
 // rows where they differ marked. Every figure is the planner's own; the page
 // adds no fit, price or verdict (the fit is gpus[].fit / plan.stages[].fit).
-import { h } from '../dom';
-import { gib, hours, money } from '../format';
-import { label } from '../i18n';
-import { toRequest } from '../request';
-import { STAGES, type State } from '../state';
-import type { PlanResponse } from '../types';
-import type { Ctx } from './context';
+import { h } from '../dom.ts';
+import { gib, hours, money } from '../format.ts';
+import { label } from '../i18n.ts';
+import { toRequest } from '../request.ts';
+import { STAGES, type State } from '../state.ts';
+import type { PlanResponse } from '../types.ts';
+import type { Ctx } from './context.ts';
 
 export interface CompareEntry { label: string; state: State; response: PlanResponse | null; error: string | null }
 

@@ -1,10 +1,10 @@
 // What every view gets: the state, the language, the catalog, the planner
 // and the ways to change them. Views only read it and call its methods.
-import type { Lang, T } from '../i18n';
-import type { Quote } from '../prices';
-import type { State, StatePatch } from '../state';
-import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from '../types';
-import type { Request } from '../request';
+import type { Lang, T } from '../i18n.ts';
+import type { Quote } from '../prices.ts';
+import type { State, StatePatch } from '../state.ts';
+import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from '../types.ts';
+import type { Request } from '../request.ts';
 
 export interface Ctx {
   state: State;

@@ -1,7 +1,7 @@
 // Labelled form controls. Each control has a <label>, a one-line help text
 // tied to it with aria-describedby, and data-path naming the request field,
 // so an error from the planner can point at the control it is about.
-import { h, live, on, uid, type Child } from '../dom';
+import { h, live, on, uid, type Child } from '../dom.ts';
 
 export interface Option { value: string; label: string }
 

@@ -1,13 +1,13 @@
 // Step 4: every GPU the planner evaluated, with its fit, count, time and the
 // planner's own cost of one run (gpus[].cost, on the cheapest in-scope offer:
 // contract v1.1), sortable, and the reasons in words. The page prices nothing.
-import { h } from '../dom';
-import { gib, hours, num, sig } from '../format';
-import { label } from '../i18n';
-import type { GpuRow } from '../types';
-import type { Ctx } from './context';
-import { section } from './controls';
-import { cash, cashValue, fxNote, offerDate, platformName, priceDate } from './words';
+import { h } from '../dom.ts';
+import { gib, hours, num, sig } from '../format.ts';
+import { label } from '../i18n.ts';
+import type { GpuRow } from '../types.ts';
+import type { Ctx } from './context.ts';
+import { section } from './controls.ts';
+import { cash, cashValue, fxNote, offerDate, platformName, priceDate } from './words.ts';
 
 export type Fit = 'comfortable' | 'tight' | 'no';
 

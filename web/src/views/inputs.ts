@@ -1,22 +1,22 @@
 // Steps 1 and 2: the experiment stages and the workload. Advanced options are
 // folded into <details> with defaults that suit a first fine-tuning run.
-import { h, live, on, uid } from '../dom';
-import { parseHfConfig } from '../hfconfig';
-import { label } from '../i18n';
-import { bigCount } from '../format';
-import { sizedByImage } from '../request';
+import { h, live, on, uid } from '../dom.ts';
+import { parseHfConfig } from '../hfconfig.ts';
+import { label } from '../i18n.ts';
+import { bigCount } from '../format.ts';
+import { sizedByImage } from '../request.ts';
 import {
   BILLINGS, CURRENCIES, INFER_PRECISIONS, KINDS, KV_BITS, LORA_TARGETS, METHODS, MODES, OPTIMIZERS, SHARDINGS,
   TRAIN_PRECISIONS, stageRuns, withStage, type State, type StageState,
-} from '../state';
-import type { Ctx } from './context';
-import { LIMITS } from '../limits';
-import { limitNumber } from '../limit_text';
-import { button, checkField, numberField, section, selectField, type Option } from './controls';
-import { objectiveFields } from './objective';
-import { paperRunFields } from './paper_run';
-import { scienceFields } from './science';
-import { calibrateView } from './calibrate';
+} from '../state.ts';
+import type { Ctx } from './context.ts';
+import { LIMITS } from '../limits.ts';
+import { limitNumber } from '../limit_text.ts';
+import { button, checkField, numberField, section, selectField, type Option } from './controls.ts';
+import { objectiveFields } from './objective.ts';
+import { paperRunFields } from './paper_run.ts';
+import { scienceFields } from './science.ts';
+import { calibrateView } from './calibrate.ts';
 
 export function opts(ctx: Ctx, prefix: string, values: readonly (string | number)[]): Option[] {
   return values.map((v) => ({ value: String(v), label: label(ctx.t, prefix, String(v)) }));

@@ -4,14 +4,14 @@
 // embed code and the file that carry them. The settings live apart from the
 // student's form and projects (lab_settings.ts); this view changes them only
 // through the LabCtx methods.
-import { download, h, live, on, uid } from '../dom';
-import { iframeSnippet } from '../embed';
+import { download, h, live, on, uid } from '../dom.ts';
+import { iframeSnippet } from '../embed.ts';
 import {
   emptyLab, encodeLab, labJsonSize, MAX_LAB_JSON_CHARS, MAX_LAB_LINK_CHARS, type LabMine, type LabRead, type LabSettings,
-} from '../lab_settings';
-import type { Ctx } from './context';
-import { button, checkField, numberField, selectField, textField } from './controls';
-import { gpuName, platformName } from './words';
+} from '../lab_settings.ts';
+import type { Ctx } from './context.ts';
+import { button, checkField, numberField, selectField, textField } from './controls.ts';
+import { gpuName, platformName } from './words.ts';
 
 export interface LabCtx extends Ctx {
   lab: LabSettings | null;

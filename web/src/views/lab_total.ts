@@ -4,15 +4,15 @@
 // in the same weeks. Each figure is the planner's; the page only adds them up
 // and lays the stages end to end from the day the project was saved (the
 // planner's stage order and wall times), which is what "month" and "week" mean here.
-import { download, h } from '../dom';
-import { withLab, type LabMine, type LabSettings } from '../lab_settings';
-import { toRequest } from '../request';
-import type { Project } from '../storage_state';
-import type { PlanResponse } from '../types';
-import type { Ctx } from './context';
-import { labWord } from './lab';
-import { label } from '../i18n';
-import { cash, cashValue, gpuName, platformName } from './words';
+import { download, h } from '../dom.ts';
+import { withLab, type LabMine, type LabSettings } from '../lab_settings.ts';
+import { toRequest } from '../request.ts';
+import type { Project } from '../storage_state.ts';
+import type { PlanResponse } from '../types.ts';
+import type { Ctx } from './context.ts';
+import { labWord } from './lab.ts';
+import { label } from '../i18n.ts';
+import { cash, cashValue, gpuName, platformName } from './words.ts';
 
 const stageName = (ctx: Ctx, id: string): string => label(ctx.t, 'stage', id);
 

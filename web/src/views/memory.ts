@@ -1,15 +1,15 @@
 // Step 3: the per-GPU memory as a stacked bar (components, then the safety
 // headroom), with markers at the common card sizes, a table that says the
 // same in text, and "what fits" advice when the chosen card is too small.
-import { current, h, hold, morph } from '../dom';
-import { gib, percent, num } from '../format';
-import { label } from '../i18n';
-import type { Request } from '../request';
-import type { OomDoctor, PlanResponse } from '../types';
-import type { Ctx } from './context';
-import { button, section, selectField } from './controls';
-import { requestPatch } from '../apply';
-import { fitOf } from './gpus';
+import { current, h, hold, morph } from '../dom.ts';
+import { gib, percent, num } from '../format.ts';
+import { label } from '../i18n.ts';
+import type { Request } from '../request.ts';
+import type { OomDoctor, PlanResponse } from '../types.ts';
+import type { Ctx } from './context.ts';
+import { button, section, selectField } from './controls.ts';
+import { requestPatch } from '../apply.ts';
+import { fitOf } from './gpus.ts';
 
 // The marketing sizes students talk about (16G V100/T4, 24G 4090, 48G A6000/L40S,
 // 80G A100/H100, 141G H200), placed at the capacity of the catalog card nearest

@@ -1,11 +1,11 @@
 // The training objective (docs/objectives.md): SFT, DPO, GRPO, PPO, and for
 // the RL objectives the rollout settings. The core prices every phase; the
 // page only edits the request.
-import { h } from '../dom';
-import { OBJECTIVES, ROLLOUTS, type State } from '../state';
-import type { Ctx } from './context';
-import { numberField, selectField } from './controls';
-import { opts } from './inputs';
+import { h } from '../dom.ts';
+import { OBJECTIVES, ROLLOUTS, type State } from '../state.ts';
+import type { Ctx } from './context.ts';
+import { numberField, selectField } from './controls.ts';
+import { opts } from './inputs.ts';
 
 export function objectiveFields(ctx: Ctx): HTMLElement | null {
   const { t, state } = ctx;

@@ -1,10 +1,10 @@
 // "The paper says: 8 x A100 for 3 days" (docs/api.md, baseline.wall_hours):
 // the paper's reported run becomes every option's time and cost, priced by the
 // core through the time model's relative speeds. The page only edits the request.
-import { h } from '../dom';
-import type { State } from '../state';
-import type { Ctx } from './context';
-import { checkField, numberField, selectField } from './controls';
+import { h } from '../dom.ts';
+import type { State } from '../state.ts';
+import type { Ctx } from './context.ts';
+import { checkField, numberField, selectField } from './controls.ts';
 
 export function paperRunFields(ctx: Ctx): HTMLElement | null {
   const { t, state, catalog } = ctx;

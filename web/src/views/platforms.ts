@@ -1,15 +1,15 @@
 // Step 5: each platform's prices, billing rules and provenance, and the
 // user's own quotes (saved in localStorage, exported and imported as JSON).
-import { download, h, live, on, uid } from '../dom';
-import { money, num, percent } from '../format';
-import { effectiveScope } from '../request';
-import { label } from '../i18n';
-import { mergeQuotes, newerFileVersion, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices';
-import type { CatalogOffer, CatalogPlatform, Localized, Range3 } from '../types';
-import type { Ctx } from './context';
-import { button, section } from './controls';
-import { cash, platformName, priceDate, sourceText } from './words';
-import { pastePanel } from './price_paste';
+import { download, h, live, on, uid } from '../dom.ts';
+import { money, num, percent } from '../format.ts';
+import { effectiveScope } from '../request.ts';
+import { label } from '../i18n.ts';
+import { mergeQuotes, newerFileVersion, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices.ts';
+import type { CatalogOffer, CatalogPlatform, Localized, Range3 } from '../types.ts';
+import type { Ctx } from './context.ts';
+import { button, section } from './controls.ts';
+import { cash, platformName, priceDate, sourceText } from './words.ts';
+import { pastePanel } from './price_paste.ts';
 
 function localized(ctx: Ctx, text: Localized | undefined): string {
   if (!text) return '';

@@ -2,14 +2,14 @@
 // the student pastes what the platform's page or console shows, sees what was
 // read and what was not, and the quotes replace theirs for those cards and
 // billings; the plan follows (ctx.setQuotes replans).
-import { h, live, uid } from '../dom';
-import { mergeQuotes } from '../prices';
-import { parsePriceList } from '../price_paste';
-import { label } from '../i18n';
-import type { CatalogPlatform } from '../types';
-import type { Ctx } from './context';
-import { button } from './controls';
-import { cash } from './words';
+import { h, live, uid } from '../dom.ts';
+import { mergeQuotes } from '../prices.ts';
+import { parsePriceList } from '../price_paste.ts';
+import { label } from '../i18n.ts';
+import type { CatalogPlatform } from '../types.ts';
+import type { Ctx } from './context.ts';
+import { button } from './controls.ts';
+import { cash } from './words.ts';
 
 export function pastePanel(ctx: Ctx, p: CatalogPlatform, currency: string): HTMLElement {
   const { t } = ctx;

@@ -1,9 +1,9 @@
 // What a printout carries beyond the results (issue #16 item 8): the inputs,
 // the assumptions and the date, so a printed plan stands on its own. Hidden
 // on screen (the form says the same there).
-import { h } from '../dom';
-import { assumptionLines, inputLines } from '../export';
-import type { Ctx } from './context';
+import { h } from '../dom.ts';
+import { assumptionLines, inputLines } from '../export.ts';
+import type { Ctx } from './context.ts';
 
 export function printView(ctx: Ctx): HTMLElement {
   const { t } = ctx;

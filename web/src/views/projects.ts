@@ -3,12 +3,12 @@
 // quotes as one file; tick two or three (the form as it is may be one) to
 // see them side by side. Only buttons change a project: a share link or an
 // edit to the form never does.
-import { download, h, live, on, uid } from '../dom';
-import type { Project } from '../storage_state';
-import { MAX_NAME } from '../storage_state';
-import { compareMarkdown, compareTable, type CompareEntry } from './compare';
-import type { Ctx } from './context';
-import { button, section } from './controls';
+import { download, h, live, on, uid } from '../dom.ts';
+import type { Project } from '../storage_state.ts';
+import { MAX_NAME } from '../storage_state.ts';
+import { compareMarkdown, compareTable, type CompareEntry } from './compare.ts';
+import type { Ctx } from './context.ts';
+import { button, section } from './controls.ts';
 
 export interface ProjectsCtx extends Ctx {
   projects: Project[];

@@ -2,11 +2,11 @@
 // per catalog scenario (aria-pressed), each with its first sentence; choosing
 // one fills the form from the scenario's request (scenario.ts). The chosen
 // scenario's whole explanation and its sources sit under the buttons.
-import { h } from '../dom';
-import { scenarioState } from '../scenario';
-import type { CatalogScenario } from '../types';
-import type { Ctx } from './context';
-import { citation } from '../format';
+import { h } from '../dom.ts';
+import { scenarioState } from '../scenario.ts';
+import type { CatalogScenario } from '../types.ts';
+import type { Ctx } from './context.ts';
+import { citation } from '../format.ts';
 
 function citeText(ctx: Ctx, source: string): string {
   const c = citation(source);

@@ -1,12 +1,12 @@
 // Science mode (docs/science.md): molecular dynamics, CFD, finite elements are
 // described by a speed measured on one card and the resource that bounds the
 // code; the planner moves that speed to every other card.
-import { LIMITS } from '../limits';
-import { h } from '../dom';
-import { SCI_BOUNDS, SCI_KINDS, SCI_PRECISIONS, SCI_UNITS, type State } from '../state';
-import type { Ctx } from './context';
-import { numberField, selectField } from './controls';
-import { opts } from './inputs';
+import { LIMITS } from '../limits.ts';
+import { h } from '../dom.ts';
+import { SCI_BOUNDS, SCI_KINDS, SCI_PRECISIONS, SCI_UNITS, type State } from '../state.ts';
+import type { Ctx } from './context.ts';
+import { numberField, selectField } from './controls.ts';
+import { opts } from './inputs.ts';
 
 export function scienceFields(ctx: Ctx): HTMLElement {
   const { t, state, catalog } = ctx;

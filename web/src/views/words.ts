@@ -1,10 +1,10 @@
 // Words and figures every view writes the same way: platform and stage names
 // in the page's language, money in the display currency with the rate beside
 // it, a price's date with its freshness mark, a source a student can open.
-import { h } from '../dom';
-import { ageDays, inCurrency, isStale, moneyIn, num, sourceLabel } from '../format';
-import type { CatalogPlatform } from '../types';
-import type { Ctx } from './context';
+import { h } from '../dom.ts';
+import { ageDays, inCurrency, isStale, moneyIn, num, sourceLabel } from '../format.ts';
+import type { CatalogPlatform } from '../types.ts';
+import type { Ctx } from './context.ts';
 
 export function platformName(ctx: Ctx, p: CatalogPlatform | string | undefined): string {
   // The lab's own cards (request `lab`) are the planner's platform "lab", no catalog entry.

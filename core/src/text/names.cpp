@@ -1,4 +1,4 @@
-#include "names.h"
+#include "text/names.h"
 
 namespace gpuplan {
 namespace {

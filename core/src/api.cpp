@@ -7,8 +7,8 @@
 
 #include "gpuplan/plan.h"
 #include "gpuplan/request.h"
-#include "messages.h"
-#include "response_json.h"
+#include "text/messages.h"
+#include "write/response_json.h"
 
 namespace gpuplan {
 namespace {
