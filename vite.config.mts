@@ -12,12 +12,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
-import { firstAnswers } from './web/src/first_answer';
-import { en } from './web/src/i18n/en';
-import { zhCN } from './web/src/i18n/zh-CN';
-import { lzmaDecompress } from './web/src/lzma';
-import type { Catalog, Planner } from './web/src/types';
-import { type PackLayout, unpackWasm } from './web/src/unpack';
+import { firstAnswers } from './web/src/first_answer.ts';
+import { en } from './web/src/i18n/en.ts';
+import { zhCN } from './web/src/i18n/zh-CN.ts';
+import { lzmaDecompress } from './web/src/lzma.ts';
+import type { Catalog, Planner } from './web/src/types.ts';
+import { type PackLayout, unpackWasm } from './web/src/unpack.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };

@@ -107,7 +107,19 @@ int main(int argc, char** argv) {
       << "extern const char kEmbeddedCatalogJson[];\n"
       << "extern const std::size_t kEmbeddedCatalogJsonSize;\n"
       << "extern const CatalogProfile kEmbeddedCatalogProfile;\n"
-      << "const char kEmbeddedCatalogJson[] = R\"gpuplan_catalog(" << text << ")gpuplan_catalog\";\n"
+      // The bytes as an array, not a string literal: a literal this long is
+      // past the 65 536 characters C++ requires compilers to support, which
+      // clang rightly warns about (-Woverlength-strings); an array has no such
+      // limit and holds the same bytes (the size is given, no NUL is needed).
+      << "const char kEmbeddedCatalogJson[] = {";
+  // Each byte as a character escape: the same char value whether char is
+  // signed or not, and never a narrowing conversion.
+  static const char kHex[] = "0123456789abcdef";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char b = static_cast<unsigned char>(text[i]);
+    out << (i % 24 == 0 ? "\n" : "") << "'\\x" << kHex[b >> 4] << kHex[b & 15] << "',";
+  }
+  out << "\n};\n"
       << "const std::size_t kEmbeddedCatalogJsonSize = " << text.size() << ";\n"
       << "const CatalogProfile kEmbeddedCatalogProfile = CatalogProfile::" << (page ? "page" : "full") << ";\n"
       << "}  // namespace gpuplan\n";

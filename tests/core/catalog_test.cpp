@@ -526,10 +526,13 @@ TEST(CatalogConfidence, TheEmbeddedCatalogFollowsTheRule) {
   for (const Platform& p : c.platforms)
     for (const Offer& o : p.offers) {
       ASSERT_TRUE(o.evidence.has_value()) << p.id << " " << o.gpu;
-      if (o.confidence == "high") EXPECT_EQ(*o.evidence, EvidenceKind::platform_read) << p.id << " " << o.gpu;
-      if (o.confidence == "medium")
+      if (o.confidence == "high") {
+        EXPECT_EQ(*o.evidence, EvidenceKind::platform_read) << p.id << " " << o.gpu;
+      }
+      if (o.confidence == "medium") {
         EXPECT_TRUE(*o.evidence == EvidenceKind::third_party_read || *o.evidence == EvidenceKind::agreeing_notes)
             << p.id << " " << o.gpu;
+      }
       cny += p.currency == "CNY";
     }
   EXPECT_GT(cny, 20);

@@ -211,7 +211,9 @@ TEST(CnnArchitecture, MemoryGrowsWithImageSizeAndBatchThroughPlan) {
     EXPECT_NEAR(a64 / a32, 2.0, 1e-9);
     EXPECT_GT(a32, component(train(id, 480, 32), "activations"));
     // YOLOv8 letterboxes to a multiple of 32: 500 px trains as 512.
-    if (std::string(id) == "yolov8s") EXPECT_EQ(a32, component(train(id, 500, 32), "activations"));
+    if (std::string(id) == "yolov8s") {
+      EXPECT_EQ(a32, component(train(id, 500, 32), "activations"));
+    }
   }
 }
 

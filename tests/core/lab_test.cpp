@@ -181,7 +181,9 @@ TEST(Lab, LabQuotesBudgetAndScopeAreDefaultsTheStudentsOwnOverride) {
   const nlohmann::json o = run(own);
   EXPECT_EQ(o["plan"]["budget"].get<double>(), 80);
   for (const auto& a : stage(o)["pareto"])
-    if (a["platform"] == "autodl" && a["gpu"] == "h800") EXPECT_EQ(a["price_per_gpu_hour"].get<double>(), 3);
+    if (a["platform"] == "autodl" && a["gpu"] == "h800") {
+      EXPECT_EQ(a["price_per_gpu_hour"].get<double>(), 3);
+    }
 }
 
 TEST(Lab, CampusCentreQueueAndLimitsCount) {

@@ -143,7 +143,9 @@ TEST(PlanBilling, BillingNobodyOffersIsNamedAsSuch) {
                               : billing == "monthly"      ? "包月"
                                                           : "包年";
     EXPECT_NE(text.find(named), std::string::npos) << text;
-    if (std::string(locale) != "en") EXPECT_EQ(text.find(billing), std::string::npos) << text;
+    if (std::string(locale) != "en") {
+      EXPECT_EQ(text.find(billing), std::string::npos) << text;
+    }
     // Not the no-option text that blames memory.
     EXPECT_EQ(warning(r, "no_option"), nullptr) << r["warnings"].dump();
     EXPECT_EQ(text.find(std::string(locale) == "en" ? "holds the job" : "装得下"), std::string::npos) << text;
@@ -236,7 +238,9 @@ TEST(PlanBilling, SpotOnlyWhenAskedFor) {
     EXPECT_NE(s["billing"], "spot") << s.dump();
   }
   for (const auto& g : by_default["gpus"])
-    if (g.contains("billing")) EXPECT_NE(g["billing"], "spot") << g.dump();
+    if (g.contains("billing")) {
+      EXPECT_NE(g["billing"], "spot") << g.dump();
+    }
   request["budget"] = {{"amount", 0.01}, {"currency", "CNY"}};
   const nlohmann::json over = run(request);
   bool spot_change = false;

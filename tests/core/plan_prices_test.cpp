@@ -159,11 +159,15 @@ TEST(PlanPrices, ASingleGpuProductIsRentedAsSingleCards) {
   nlohmann::json r = run(q);
   ASSERT_TRUE(r.contains("plan"));
   for (const auto& s : r["plan"]["stages"])
-    if (s["feasible"].get<bool>()) EXPECT_NE(s["platform"], "tencentcloud") << s.dump();
+    if (s["feasible"].get<bool>()) {
+      EXPECT_NE(s["platform"], "tencentcloud") << s.dump();
+    }
   // The catalog's own HAI offer says so (the quote above overrides its price, not its product).
   const Platform* tc = embedded_catalog().find_platform("tencentcloud");
   for (const Offer& o : tc->offers)
-    if (o.gpu == "v100-sxm2-32g") EXPECT_EQ(o.max_gpus, 1);
+    if (o.gpu == "v100-sxm2-32g") {
+      EXPECT_EQ(o.max_gpus, 1);
+    }
 }
 
 TEST(PlanPrices, AnUnknownDiskPriceIsWarnedWithItsRangeNeverAZero) {

@@ -153,7 +153,9 @@ TEST(PlanTexts, RightSizeSentenceNeverContradictsTheChosenCard) {
       if (g["id"] == s["gpu"]) chosen_gib = g["memory_bytes"].get<double>() / (1024.0 * 1024 * 1024);
     ASSERT_GT(chosen_gib, 0) << s["gpu"];
     ASSERT_GE(chosen_gib, 100) << "the case needs the deadline to pick a big card: " << s["gpu"];
-    if (std::regex_search(why, m, limit)) EXPECT_LT(chosen_gib, std::stod(m[1].str())) << "the reason excludes the card it chose";
+    if (std::regex_search(why, m, limit)) {
+      EXPECT_LT(chosen_gib, std::stod(m[1].str())) << "the reason excludes the card it chose";
+    }
   }
 }
 

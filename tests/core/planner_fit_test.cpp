@@ -358,7 +358,9 @@ TEST(PlannerFit, ServingSplitsTheHeadsEvenly) {
   }
   EXPECT_GT(split, 0) << "no card needs a split: pick a larger batch";
   for (const auto& s : r["plan"]["stages"])
-    if (s["feasible"].get<bool>()) EXPECT_EQ(28 % s["gpus_per_run"].get<int>(), 0) << s.dump().substr(0, 300);
+    if (s["feasible"].get<bool>()) {
+      EXPECT_EQ(28 % s["gpus_per_run"].get<int>(), 0) << s.dump().substr(0, 300);
+    }
 }
 
 // The planner changes nothing a job does not need.

@@ -131,7 +131,9 @@ bool has_warning(const nlohmann::json& r, const std::string& code) {
 }
 
 void expect_all_finite(const nlohmann::json& j) {
-  if (j.is_number_float()) EXPECT_TRUE(std::isfinite(j.get<double>()));
+  if (j.is_number_float()) {
+    EXPECT_TRUE(std::isfinite(j.get<double>()));
+  }
   else if (j.is_structured())
     for (const auto& v : j) expect_all_finite(v);
 }

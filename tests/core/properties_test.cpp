@@ -134,7 +134,9 @@ TEST(Properties, Zero3PerGpuMemoryFallsAsGpusGrow) {
     for (int gpus : {2, 4, 8, 16}) {
       q.workload.gpus = gpus;
       double now = total_bytes(q);
-      if (previous > 0) EXPECT_LE(now, previous) << gpus << " GPUs";
+      if (previous > 0) {
+        EXPECT_LE(now, previous) << gpus << " GPUs";
+      }
       previous = now;
     }
   }
@@ -210,7 +212,7 @@ TEST(PlanProperties, MoreRunsNeverCostLess) {
       for (const auto& s : r["plan"]["stages"]) {
         all = all && s.value("feasible", false);
         for (const auto& a : s["alternatives"])
-          if (a["kind"] == "cheapest") {
+          if (a["kind"].get<std::string>() == "cheapest") {
             cheapest += a["cost"].get<double>();
             // "cheapest" takes the faster of costs within half a percent (kTieFraction).
             paid_more = paid_more || s["cost"].get<double>() > a["cost"].get<double>() * (1 + kTie);
@@ -220,8 +222,9 @@ TEST(PlanProperties, MoreRunsNeverCostLess) {
       if (!all) break;
       double total = r["plan"]["total_cost"].get<double>();
       EXPECT_GE(cheapest, previous_cheapest * (1 - kTie)) << runs << " runs' cheapest options cost less than fewer: " << base.dump();
-      if (!previous_paid_more)
+      if (!previous_paid_more) {
         EXPECT_GE(total, previous - 1e-9) << runs << " runs cost less than fewer: " << base.dump();
+      }
       previous = total;
       previous_cheapest = cheapest;
       previous_paid_more = paid_more;
@@ -443,7 +446,9 @@ TEST(ChoiceRule, ALargerBudgetNeverGivesAWorsePlan) {
     const nlohmann::json a = run(small), b = run(large);
     if (!all_feasible(a) || !all_feasible(b)) continue;
     ++compared;
-    if (a["plan"]["within_budget"].get<bool>()) EXPECT_TRUE(b["plan"]["within_budget"].get<bool>()) << request.dump();
+    if (a["plan"]["within_budget"].get<bool>()) {
+      EXPECT_TRUE(b["plan"]["within_budget"].get<bool>()) << request.dump();
+    }
     const bool worse = b["plan"]["total_cost"].get<double>() > a["plan"]["total_cost"].get<double>() * (1 + 1e-9) + 1e-9 &&
                        b["plan"]["wall_hours"].get<double>() > a["plan"]["wall_hours"].get<double>() * (1 + 1e-9) + 1e-9;
     EXPECT_FALSE(worse) << "budget " << cost * 1.5 << " gives a dearer and slower plan than " << cost * 0.9 << ": "

@@ -20,7 +20,12 @@ constexpr const char* kPageFile = "web/src/spellings.ts";
 template <class E, size_t N>
 std::string ts_list(const Spelling<E> (&table)[N], std::optional<E> first = std::nullopt, bool (*keep)(E) = nullptr) {
   std::string out;
-  auto add = [&](std::string_view name) { out += (out.empty() ? "" : ", ") + ("'" + std::string(name) + "'"); };
+  auto add = [&](std::string_view name) {
+    if (!out.empty()) out += ", ";
+    out += '\'';
+    out += name;
+    out += '\'';
+  };
   if (first) add(spelling_of(table, *first));
   for (const auto& s : table)
     if (!s.alias && (!first || s.value != *first) && (!keep || keep(s.value))) add(s.name);

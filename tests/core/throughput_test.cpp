@@ -413,7 +413,9 @@ TEST(TimeRobustness, EveryCatalogGpuGivesFiniteRatesForEveryPrecision) {
             << g.id;
         EXPECT_GE(t.samples_per_s, 0) << g.id;
         EXPECT_LE(t.utilization, 1.0) << g.id;
-        if (peak_tflops_for(g, w) > 0) EXPECT_GT(t.samples_per_s, 0) << g.id << " n=" << n;
+        if (peak_tflops_for(g, w) > 0) {
+          EXPECT_GT(t.samples_per_s, 0) << g.id << " n=" << n;
+        }
       }
       for (Precision p : infer_precisions) {
         Workload w;
@@ -423,7 +425,9 @@ TEST(TimeRobustness, EveryCatalogGpuGivesFiniteRatesForEveryPrecision) {
         w.seq_len = 1024;
         Throughput t = estimate_throughput(llama_8b(), w, g, n);
         EXPECT_TRUE(std::isfinite(t.tokens_per_s)) << g.id;
-        if (peak_tflops_for(g, w) > 0) EXPECT_GT(t.tokens_per_s, 0) << g.id << " " << int(p);
+        if (peak_tflops_for(g, w) > 0) {
+          EXPECT_GT(t.tokens_per_s, 0) << g.id << " " << int(p);
+        }
       }
     }
   }

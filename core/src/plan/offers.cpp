@@ -18,6 +18,19 @@ bool platform_in_scope(const Request& q, const Platform& p) {
 
 namespace {
 
+// An offer at its price, the rest at their defaults (set field by field: the
+// struct grows, and an aggregate list would leave its later fields unnamed).
+PricedOffer priced(const Platform& p, size_t gpu, Billing billing, double price, double storage, bool user) {
+  PricedOffer o;
+  o.platform = &p;
+  o.gpu = gpu;
+  o.billing = billing;
+  o.price = price;
+  o.storage_per_gb_month = storage;
+  o.user = user;
+  return o;
+}
+
 OfferRef catalog_ref(const Platform& p, const Offer& o, const Catalog& c) {
   OfferRef r;
   r.platform = p.id;
@@ -70,7 +83,7 @@ void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, 
   if (quotes)
     for (const UserPrice& u : q.prices) {
       if (u.platform != p.id || gpu_index(c, u.gpu) < 0) continue;
-      PricedOffer o{&p, size_t(gpu_index(c, u.gpu)), u.billing, in(u.per_gpu_hour, u.currency), storage, false, true};
+      PricedOffer o = priced(p, size_t(gpu_index(c, u.gpu)), u.billing, in(u.per_gpu_hour, u.currency), storage, true);
       o.price_low = o.price_high = o.price;
       // A quote changes the price, not the product: a single-GPU product stays one.
       for (const Offer& src : p.offers)
@@ -82,7 +95,7 @@ void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, 
     if (!keep(src)) continue;
     const int gi = gpu_index(c, src.gpu);
     if (gi < 0) continue;
-    PricedOffer o{&p, size_t(gi), src.billing, in(src.per_gpu_hour.typical, src.currency), storage, false, false};
+    PricedOffer o = priced(p, size_t(gi), src.billing, in(src.per_gpu_hour.typical, src.currency), storage, false);
     o.price_low = in(src.per_gpu_hour.low, src.currency);
     o.price_high = in(src.per_gpu_hour.high, src.currency);
     if (src.per_period)

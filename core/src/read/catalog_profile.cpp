@@ -97,7 +97,12 @@ std::string page_source_label(std::string_view text) {
           parts.push_back(text.substr(p + 1, q - p - 1));
           p = q;
         }
-        if (site == "github.com" && parts.size() >= 2) site += "/" + std::string(parts[0]) + "/" + std::string(parts[1]);
+        if (site == "github.com" && parts.size() >= 2) {
+          site += '/';
+          site += parts[0];
+          site += '/';
+          site += parts[1];
+        }
         return site;
       }
     }

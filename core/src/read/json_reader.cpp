@@ -79,8 +79,17 @@ class DomBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> 
   // Elements of an array are counted as they start, so a container being read
   // is element count - 1, and a value still being lexed is element count.
   static std::string segment(const Frame& f, bool first, std::size_t started) {
-    if (f.array) return "[" + std::to_string(f.index - started) + "]";
-    return first ? f.key : "." + f.key;
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+    std::string out;
+    if (f.array) {
+      out += '[';
+      out += std::to_string(f.index - started);
+      out += ']';
+    } else {
+      if (!first) out += '.';
+      out += f.key;
+    }
+    return out;
   }
 
   bool next() {

@@ -1,0 +1,2 @@
+// Fixture for the layer check (tests/CMakeLists.txt): a private include without its folder.
+#include "memory.h"
