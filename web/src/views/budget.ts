@@ -6,7 +6,7 @@ import { h } from '../dom.ts';
 import { changePatch, fieldPatch } from '../apply.ts';
 import { hours, num, percent } from '../format.ts';
 import { label } from '../i18n.ts';
-import type { OfferRef, Plan, PlanStage, RentVsBuy } from '../types.ts';
+import type { Alternative, OfferRef, Plan, PlanStage, RentVsBuy } from '../types.ts';
 import type { Ctx } from './context.ts';
 import { button, section } from './controls.ts';
 import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText } from './words.ts';
@@ -26,10 +26,9 @@ export interface Budget {
 
 const fin = (x: unknown, d = 0): number => (typeof x === 'number' && Number.isFinite(x) ? x : d);
 
-// Card-hours (卡·时, GPU-hours) of a stage: the planner's `gpu_hours`, else
-// its billed instance hours × GPUs per instance (docs/api.md, plan.stages[]).
+// Card-hours (卡·时, GPU-hours) of a stage: its billed instance hours × GPUs
+// per instance (docs/api.md, plan.stages[]).
 export function stageGpuHours(s: PlanStage): number {
-  if (typeof s.gpu_hours === 'number') return s.gpu_hours;
   return fin(s.hours) * Math.max(1, fin(s.count, 1));
 }
 
@@ -184,11 +183,11 @@ export function budgetView(ctx: Ctx): HTMLElement {
 // The planner's other options for a stage (cheapest, fastest, best value).
 function alternativesLine(ctx: Ctx, stage: PlanStage | undefined, currency: string): HTMLElement | null {
   const { t, lang } = ctx;
-  const alts = Array.isArray(stage?.alternatives) ? (stage.alternatives as PlanStage[]) : [];
+  const alts: Alternative[] = stage?.alternatives ?? [];
   const others = alts.filter((a) => !(a.gpu === stage?.gpu && a.platform === stage?.platform && a.billing === stage?.billing));
   if (!others.length) return null;
   return h('span', { class: 'range' }, `${t('budget.alternatives')} `, others.map((a, i) =>
-    `${i ? t('list.sep') : ''}${label(t, 'alt', String(a.kind ?? ''))}: ${gpuName(ctx, a.gpu)} ×${num(lang, a.count)} · ${platformName(ctx, String(a.platform ?? ''))} · ${cash(ctx, a.cost, currency)} · ${hours(lang, a.wall_hours)}`).join(''));
+    `${i ? t('list.sep') : ''}${label(t, 'alt', a.kind)}: ${gpuName(ctx, a.gpu)} ×${num(lang, a.count)} · ${platformName(ctx, a.platform)} · ${cash(ctx, a.cost, currency)} · ${hours(lang, a.wall_hours)}`).join(''));
 }
 
 function rentVsBuy(ctx: Ctx, r: RentVsBuy, currency: string): HTMLElement {

@@ -52,7 +52,7 @@ export function rows(ctx: Ctx): Row[] {
     const fit = fitOf(g);
     return {
       gpu: g, name: cat?.name ?? g.id, memoryBytes: cat?.memory_bytes ?? 0, fit,
-      cost: fit === 'no' ? NaN : costOf(g), costCurrency: typeof g.currency === 'string' ? g.currency : fallback, value: NaN,
+      cost: fit === 'no' ? NaN : costOf(g), costCurrency: fallback, value: NaN,
     };
   });
   // The ratio of two of the planner's costs (in one currency): a ranking aid, not a price.
@@ -82,7 +82,7 @@ function sortKey(ctx: Ctx, x: Row, col: string): number | string {
 
 function rowDate(ctx: Ctx, g: GpuRow): string | undefined {
   if (g.offer) return g.offer.as_of || undefined;  // the core's (contract v1.2)
-  return typeof g.price_as_of === 'string' ? g.price_as_of : offerDate(ctx, g.platform, g.id, g.billing);
+  return offerDate(ctx, g.platform, g.id, g.billing);
 }
 
 function reasons(ctx: Ctx, x: Row): string[] {
@@ -116,11 +116,6 @@ function reasons(ctx: Ctx, x: Row): string[] {
   const eff = g.cost_effectiveness;
   if (x.fit !== 'no' && typeof eff === 'number' && eff > 0)
     out.push(t('gpus.reason.coef', { eff: sig(lang, eff), fp32: sig(lang, g.cost_effectiveness_fp32), cur: x.costCurrency }));
-  const extra = Array.isArray(g.reasons) ? g.reasons : [];
-  for (const e of extra) {
-    if (typeof e === 'string') out.push(e);
-    else if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') out.push((e as { message: string }).message);
-  }
   return out;
 }
 
