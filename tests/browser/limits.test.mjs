@@ -79,12 +79,12 @@ for (const L of LANGS) {
 
     const c = await open(browser, { locale: L.locale });
     await c.page.waitForSelector('#calib-read', { state: 'attached', timeout: 20000 });
-    const paste = c.page.locator('textarea[id^="calib-paste"]');
+    const paste = c.page.locator('textarea[id*="calib-paste"]');
     await c.page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
     const line = (o) => `GPUPLAN_RESULT ${JSON.stringify({ gpu: 'NVIDIA GeForce RTX 4090', count: 1, micro_batch: 4, seq_len: 512, peak_memory_bytes: 8e9, tokens_per_s: 1000, samples_per_s: 2, ...o })}`;
     await paste.fill(line({ micro_batch: 1e9 }));
     await c.page.click('#calib-read');
-    const help = c.page.locator('[id^="calib-paste"][id$="-help"]');
+    const help = c.page.locator('[id*="calib-paste"][id$="-help"]');
     assert.match(await help.textContent(), L.batch);
     await paste.fill(line({ peak_memory_bytes: 2 ** 30 * 1e-7 }));
     await c.page.click('#calib-read');

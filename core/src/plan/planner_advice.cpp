@@ -347,7 +347,7 @@ void Planner::warnings(PlanResult& r) {
       double billed = package_billed_hours(used / std::max(1, o.instances), p.billing) * std::max(1, o.instances);
       if (billed < used * 1.5) continue;  // the package is well used: not a trap
       warn("package_price_as_hourly", {p.platform->name.in(q_.locale), gpu_name, money(p.price), r.currency,
-                                       name_of(p.billing), hours_text(used), money(p.price * billed / used)});
+                                       billing_text(name_of(p.billing)), hours_text(used), money(p.price * billed / used)});
     }
     // Seed 004 §3.1: a reclaimed spot run is lost unless it resumes from a
     // checkpoint. Every spot plan says so, with the interval it is priced at.

@@ -210,7 +210,7 @@ constexpr Template kTemplates[] = {
      "{0} holds the job only inside the safety headroom: about {1} GiB on a {2} GiB card, less than {3}% to spare; it may run out of memory."},
     {"plan.warn.big_card_small_job", "{0}（{1} GiB）对这个任务太大：只需约 {2} GiB，小卡就够，大卡浪费预算。",
      "{0} ({1} GiB) is far bigger than this job needs (about {2} GiB): a smaller card would do, the big one wastes budget."},
-    {"plan.warn.package_price_as_hourly", "{0} 上 {1} 的 {2} {3}/小时是 {4} 套餐折算价：你只用约 {5} 小时，实际每小时约 {6} {3}。",
+    {"plan.warn.package_price_as_hourly", "{0} 上 {1} 的 {2} {3}/小时是{4}套餐的折算价：你只用约 {5} 小时，实际每小时约 {6} {3}。",
      "The {2} {3}/h for {1} on {0} is a {4} package turned into an hourly figure: at your {5} h it costs about {6} {3} per hour used."},
     {"plan.warn.spot_interruptions", "{0}的抢占式实例会被回收（约每天 {1} 次）：被回收的运行会丢失，除非能从 checkpoint 恢复。请约每 {2} 分钟存一次 checkpoint，并写好断点续跑。",
      "Spot instances on {0} get reclaimed (about {1} a day): a reclaimed run is lost unless it resumes from a checkpoint. Save one about every {2} minutes and make the job resume on its own."},

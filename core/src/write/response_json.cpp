@@ -330,16 +330,12 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   w.member("wait_hours", f ? o.wait_hours : 0);
   if (f) w.member("wall_hours", o.wall_hours);
   w.member("why", s.why);
-  w.key("workload_changes").begin_array();
-  if (f)
-    for (const auto& c : o.workload_changes) {
-      w.begin_object();
-      w.member("field", c.field);
-      w.key("value");
-      write_change_value(w, c.value);
-      w.end_object();
-    }
-  w.end_array();
+  if (f) {
+    write_changes(w, o);
+  } else {
+    w.key("workload_changes").begin_array();
+    w.end_array();
+  }
   w.end_object();
 }
 

@@ -114,7 +114,7 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
           ? h('ol', { class: 'advice' }, remedies.map((rem) => {
               const text = rem.message ?? '';
               const patch = rem.patch ? requestPatch(ctx.state, rem.patch) : null;
-              return h('li', { 'data-remedy': rem.id }, text,
+              return h('li', { 'data-remedy': rem.id, 'data-key': rem.id }, text,
                 h('span', { class: 'range' }, [
                   rem.total_bytes !== undefined ? `→ ${gib(lang, rem.total_bytes)}` : '',
                   rem.quality_impact ? ` · ${label(t, 'impact', rem.quality_impact)}` : '',
