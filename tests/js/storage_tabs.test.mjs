@@ -101,3 +101,20 @@ test('a Storage whose getItem answers an object for every key: backup() ends', (
   const always = { length: 0, key: () => null, getItem: () => 'taken', setItem() {}, removeItem() {} };
   assert.equal(new Store(always).backup('k', 'v'), null, 'every name taken: no backup, no hang');
 });
+
+test('a tab\'s quote change is applied to the stored list quote by quote: a stale tab keeps what another tab saved', () => {
+  const q = (gpu, per_gpu_hour, billing = 'on-demand') => ({ platform: 'autodl', gpu, billing, per_gpu_hour, currency: 'CNY', note: '' });
+  // Tab B read [4090 @ 2.0]; tab A has since saved a 3090 quote and changed the 4090 to 1.9.
+  const seenByB = [q('rtx-4090', 2.0)];
+  const stored = [q('rtx-4090', 1.9), q('rtx-3090', 1.3)];
+  // B adds an A100 quote: A's two quotes stay as A saved them.
+  const added = prices.applyQuoteChange(stored, seenByB, [...seenByB, q('a100-pcie-40g', 2.8)]);
+  assert.deepEqual(added.map((x) => `${x.gpu}@${x.per_gpu_hour}`).sort(), ['a100-pcie-40g@2.8', 'rtx-3090@1.3', 'rtx-4090@1.9']);
+  // B changes its 4090 quote: the last writer of that quote wins, the 3090 stays.
+  const changed = prices.applyQuoteChange(stored, seenByB, [q('rtx-4090', 1.7)]);
+  assert.deepEqual(changed.map((x) => `${x.gpu}@${x.per_gpu_hour}`).sort(), ['rtx-3090@1.3', 'rtx-4090@1.7']);
+  // B deletes its 4090 quote: only that one leaves.
+  assert.deepEqual(prices.applyQuoteChange(stored, seenByB, []).map((x) => x.gpu), ['rtx-3090']);
+  // Writing the whole stale list back, as the old page did, would have lost the 3090.
+  assert.ok(prices.applyQuoteChange(stored, seenByB, seenByB).some((x) => x.gpu === 'rtx-3090'));
+});

@@ -6,7 +6,7 @@ import { toCsv, toJson, toMarkdown } from './export.ts';
 import { gib, hours, num } from './format.ts';
 import { detectLang, translator, type Lang, type T } from './i18n.ts';
 import {
-  capQuotes, loadQuotes, MAX_QUOTES, mergeQuotes, newerFileVersion, parseImport, PRICES_KEY, saveQuotes, serializeQuotes, setAsideCount,
+  applyQuoteChange, capQuotes, loadQuotes, MAX_QUOTES, mergeQuotes, newerFileVersion, parseImport, PRICES_KEY, saveQuotes, serializeQuotes, setAsideCount,
   type Notice, type Quote, type Reason,
 } from './prices.ts';
 import { Store, type Failure } from './storage.ts';
@@ -176,11 +176,18 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     if (this.ready) this.renderResults();
   }
 
-  private quotesFromStore(): void {
+  // The quotes the store holds now, or null when it cannot say (no storage, a
+  // damaged or newer key): then this tab's own list is what it writes.
+  private storedQuotes(): Quote[] | null {
     const known = { platforms: new Set(this.catalog.platforms.map((p) => p.id)), gpus: new Set(this.catalog.gpus.map((g) => g.id)) };
     const loaded = loadQuotes(this.store, known);
-    if (loaded.notices.some((n) => n.kind !== 'loaded')) return;
-    this.quotes = loaded.quotes;
+    return loaded.notices.some((n) => n.kind !== 'loaded') ? null : loaded.quotes;
+  }
+
+  private quotesFromStore(): void {
+    const stored = this.storedQuotes();
+    if (!stored) return;
+    this.quotes = stored;
     if (this.ready) this.renderResults();
   }
 
@@ -381,7 +388,10 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   }
 
   setQuotes(quotes: Quote[], message?: string): void {
-    const capped = capQuotes(quotes);
+    // Applied to what the store holds now, quote by quote: a tab that has not
+    // yet heard of another tab's save never writes back its older list.
+    const now = this.storedQuotes();
+    const capped = capQuotes(now ? applyQuoteChange(now, this.quotes, quotes) : quotes);
     this.quotes = capped.quotes;
     if (capped.over) {
       this.notify(this.t('quotes.capped', { max: MAX_QUOTES, n: capped.over }), 'error',

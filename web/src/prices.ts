@@ -177,6 +177,20 @@ export function quoteKey(q: { platform: string; gpu: string; billing: string }):
   return `${q.platform}/${q.gpu}/${q.billing}`;
 }
 
+// One tab's change of its quote list, applied to the list the store holds
+// now (another tab may have saved since this one read it): the quotes this
+// tab added or changed, and the ones it removed, by platform, card and
+// billing; every other stored quote is kept as stored. The same rule as the
+// projects' (docs/storage.md): last writer per quote, never per list.
+export function applyQuoteChange(stored: Quote[], before: Quote[], after: Quote[]): Quote[] {
+  const was = new Map(before.map((q) => [quoteKey(q), JSON.stringify(q)]));
+  const now = new Map(after.map((q) => [quoteKey(q), q]));
+  const out = new Map(stored.map((q) => [quoteKey(q), q]));
+  for (const k of was.keys()) if (!now.has(k)) out.delete(k);
+  for (const [k, q] of now) if (was.get(k) !== JSON.stringify(q)) out.set(k, q);
+  return [...out.values()];
+}
+
 export function mergeQuotes(base: Quote[], added: Quote[]): Quote[] {
   const map = new Map(base.map((q) => [quoteKey(q), q]));
   for (const q of added) map.set(quoteKey(q), q);
