@@ -6,7 +6,7 @@ import { toCsv, toJson, toMarkdown } from './export.ts';
 import { gib, hours, num } from './format.ts';
 import { detectLang, translator, type Lang, type T } from './i18n.ts';
 import {
-  applyQuoteChange, capQuotes, loadQuotes, MAX_QUOTES, mergeQuotes, newerFileVersion, parseImport, PRICES_KEY, saveQuotes, serializeQuotes, setAsideCount,
+  applyQuoteChange, capQuotes, knownIds, loadQuotes, MAX_QUOTES, mergeQuotes, newerFileVersion, parseImport, PRICES_KEY, saveQuotes, serializeQuotes, setAsideCount,
   type Notice, type Quote, type Reason,
 } from './prices.ts';
 import { Store, type Failure } from './storage.ts';
@@ -109,7 +109,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
       this.notify(t('notice.link_over_last'), 'info', { label: t('notice.back_to_last'), run: () => this.set(mine, { inputs: true }) });
     }
     this.storedNotice(last.found, 'notice.last');
-    const known = { platforms: new Set(catalog.platforms.map((p) => p.id)), gpus: new Set(catalog.gpus.map((g) => g.id)) };
+    const known = knownIds(catalog);
     const loaded = loadQuotes(this.store, known);
     this.quotes = loaded.quotes;
     for (const n of loaded.notices) this.storageNotice(n);
@@ -179,7 +179,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   // The quotes the store holds now, or null when it cannot say (no storage, a
   // damaged or newer key): then this tab's own list is what it writes.
   private storedQuotes(): Quote[] | null {
-    const known = { platforms: new Set(this.catalog.platforms.map((p) => p.id)), gpus: new Set(this.catalog.gpus.map((g) => g.id)) };
+    const known = knownIds(this.catalog);
     const loaded = loadQuotes(this.store, known);
     return loaded.notices.some((n) => n.kind !== 'loaded') ? null : loaded.quotes;
   }
@@ -555,7 +555,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   }
 
   importProjects(text: string): void {
-    const known = { platforms: new Set(this.catalog.platforms.map((p) => p.id)), gpus: new Set(this.catalog.gpus.map((g) => g.id)) };
+    const known = knownIds(this.catalog);
     const parsed = parseImport(text, known);
     if (!parsed) {
       const newer = newerFileVersion(text);

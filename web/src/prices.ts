@@ -118,6 +118,12 @@ export const QUOTES_SCHEMA: Schema = { key: PRICES_KEY, version: SCHEMA, migrati
 // The export file: quotes and projects together; older quote files still read.
 export const FILE_SCHEMA: Schema = { key: '', version: 3, migrations: { 1: v1to2, 2: v2to3 } };
 
+// The catalog's platform and GPU ids, the quotes a page may keep (a quote on
+// a card or platform the catalog no longer has is set aside).
+export function knownIds(catalog: { platforms: readonly { id: string }[]; gpus: readonly { id: string }[] }): Known {
+  return { platforms: new Set(catalog.platforms.map((p) => p.id)), gpus: new Set(catalog.gpus.map((g) => g.id)) };
+}
+
 export function loadQuotes(store: Store, known: Known): { quotes: Quote[]; notices: Notice[] } {
   const r = loadVersioned(store, QUOTES_SCHEMA);
   switch (r.status) {

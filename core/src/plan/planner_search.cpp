@@ -506,7 +506,9 @@ PlanResult Planner::run(bool with_changes) {
   r.deadline_hours = q_.prefs.deadline_days * 24;
   if (q_.budget) r.budget = q_.budget->amount;
 
-  std::vector<std::vector<Candidate>> fronts, alls;
+  std::vector<std::vector<Candidate>> fronts;
+  // With lab settings, each stage's every candidate, kept for weigh_lab.
+  std::vector<std::vector<Candidate>> with_lab;
   for (const StageRequest& s : q_.stages) {
     StagePlan sp;
     sp.stage = s.stage;
@@ -514,19 +516,25 @@ PlanResult Planner::run(bool with_changes) {
     sp.data_fraction = s.data_fraction;
     std::vector<Candidate> all = candidates(s);
     sort_by_cost(all);
-    // The lab's options (its cards, and the campus centre the lab describes)
-    // are weighed against the rental after the rental is chosen (weigh_lab,
-    // lab_options.cpp): the rental choice sees them only where nothing else holds the stage.
-    alls.push_back(all);
-    std::vector<Candidate> rentals = all;
-    std::erase_if(rentals, [&](const Candidate& c) { return lab_owned(c); });
-    fronts.push_back(pareto_front(rentals.empty() ? all : rentals));
-    list_options(pareto_front(all), sp);
+    if (!q_.lab) {
+      fronts.push_back(pareto_front(all));
+      list_options(fronts.back(), sp);
+    } else {
+      // The lab's options (its cards, and the campus centre the lab
+      // describes) are weighed against the rental after the rental is chosen
+      // (weigh_lab, lab_options.cpp): the rental choice sees them only where
+      // nothing else holds the stage.
+      std::vector<Candidate> rentals = all;
+      std::erase_if(rentals, [&](const Candidate& c) { return lab_owned(c); });
+      fronts.push_back(pareto_front(rentals.empty() ? all : rentals));
+      list_options(pareto_front(all), sp);
+      with_lab.push_back(std::move(all));
+    }
     r.stages.push_back(std::move(sp));
   }
   choose_plan(r, fronts);
+  for (size_t i = 0; i < with_lab.size(); ++i) weigh_lab(q_.stages[i], with_lab[i], r.stages[i], chosen_[i]);
   // Uploads: the dataset goes up once per platform, before its first stage.
-  for (size_t i = 0; i < r.stages.size(); ++i) weigh_lab(q_.stages[i], alls[i], r.stages[i], chosen_[i]);
   std::vector<std::string> seen;
   for (auto& sp : r.stages) {
     sp.upload_hours = 0;

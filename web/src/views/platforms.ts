@@ -4,7 +4,7 @@ import { download, h, live, on, uid } from '../dom.ts';
 import { money, num, percent } from '../format.ts';
 import { effectiveScope } from '../request.ts';
 import { label } from '../i18n.ts';
-import { mergeQuotes, newerFileVersion, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices.ts';
+import { knownIds, mergeQuotes, newerFileVersion, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices.ts';
 import type { CatalogOffer, CatalogPlatform, Localized, Range3 } from '../types.ts';
 import type { Ctx } from './context.ts';
 import { button, section } from './controls.ts';
@@ -188,7 +188,7 @@ function quotesPanel(ctx: Ctx): HTMLElement {
   on(file, 'change', async () => {
     const f = live(file).files?.[0];
     if (!f) return;
-    const known = { platforms: new Set(ctx.catalog.platforms.map((p) => p.id)), gpus: new Set(ctx.catalog.gpus.map((g) => g.id)) };
+    const known = knownIds(ctx.catalog);
     const text = await f.text();
     const parsed = parseImport(text, known);
     live(file).value = '';
