@@ -121,9 +121,7 @@ test('issue #20 items 6, 7: duplicates are merged, the list is capped, and each 
     quote({ platform: 'nowhere' }), quote({ gpu: 'nope' }), quote({ per_gpu_hour: -1 }), quote({ per_gpu_hour: '2' }),
     quote({ currency: 'EUR' }), 'x', null,
   ];
-  const t0 = performance.now();
   const { quotes, setAside } = cleanQuotes(entries, known);
-  assert.ok(performance.now() - t0 < 500, 'ten thousand duplicates clean in well under a second');
   assert.deepEqual(quotes.map((q) => q.per_gpu_hour), [3], 'the later duplicate wins');
   assert.deepEqual(setAside, { duplicate: 10000, platform: 1, gpu: 1, price: 2, currency: 1, malformed: 2 });
   // MAX_QUOTES + 7 distinct platform, GPU and billing keys (a wider catalog than `known`).

@@ -95,9 +95,8 @@ test('a Storage whose getItem answers an object for every key: backup() ends', (
     length: 0, key: () => null, getItem: () => ({}), setItem() {}, removeItem() {},
   };
   const store = new Store(odd);
-  const t0 = Date.now();
+  // A loop would hang here: the test runner's timeout is the judge, not a clock.
   assert.equal(typeof store.backup('gpuplan.last', 'damaged'), 'string');
-  assert.ok(Date.now() - t0 < 1000);
   const always = { length: 0, key: () => null, getItem: () => 'taken', setItem() {}, removeItem() {} };
   assert.equal(new Store(always).backup('k', 'v'), null, 'every name taken: no backup, no hang');
 });
