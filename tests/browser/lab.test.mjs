@@ -78,7 +78,11 @@ for (const L of LANGS) {
     await page.waitForTimeout(250);
     const size = await page.textContent('#lab-size');
     assert.match(size, /8000|8 000|8,000/, size);
-    const snippet = await page.inputValue('#lab-embed');
+    // The admin copies the embed code with its button: what reaches the clipboard is the code shown.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.click('#lab-copy-embed');
+    const snippet = await until(page, (p) => p.evaluate(() => navigator.clipboard.readText()), 'the clipboard');
+    assert.equal(snippet, await page.inputValue('#lab-embed'));
     assert.match(snippet, /<iframe[^>]+src="[^"]+index\.html\?embed=1#lab=[A-Za-z0-9_-]+"/);
     assert.deepEqual(errors, []);
     await context.close();
@@ -188,7 +192,8 @@ for (const L of LANGS) {
 
   test(`${L.locale}: the lab pane, its editor and the total are axe-clean, also on a 390 px phone`, async () => {
     const lab = settings({ campus: { wait_hours: 24, max_gpus: 4, max_hours: 72, prices: [{ gpu: 'a100-sxm4-80g', per_gpu_hour: 2 }] },
-      prices: [{ platform: 'autodl', gpu: 'h800', per_gpu_hour: 5, currency: 'CNY' }], models: ['llama-3.1-8b'], notes: '找李老师 / ask Dr Li' });
+      prices: [{ platform: 'autodl', gpu: 'h800', per_gpu_hour: 5, currency: 'CNY' }], models: ['llama-3.1-8b'], notes: '找李老师 / ask Dr Li',
+      v: 2, configs: [{ name: '组里的 Qwen / our Qwen', dims: { kind: 'decoder', params: 7615487488, layers: 28, hidden: 3584, heads: 28, kv_heads: 4, ffn: 18944, vocab: 152064, gated_mlp: true, tied_embeddings: false, experts: 1, experts_per_token: 1, head_dim: 0, model_type: 'qwen2' } }] });
     for (const mobile of [false, true]) {
       const { context, page, errors } = await open(browser, { locale: L.locale, mobile, viewport: mobile ? { width: 390, height: 844 } : undefined,
         url: `${pageUrl}#lab=${b64(JSON.stringify(lab))}` });
