@@ -16,8 +16,8 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const LANGS = [
-  { locale: 'zh-CN', line: '实验室设置', damaged: '已损坏', newer: '更新版本', lab: '实验室自有显卡', ours: '实验室的模型', rest: '其他模型', mark: '实验室默认' },
-  { locale: 'en-US', line: 'lab settings', damaged: 'damaged', newer: 'newer version', lab: 'the lab’s own cards', ours: 'The lab’s models', rest: 'Other models', mark: 'the lab’s default' },
+  { locale: 'zh-CN', line: '实验室设置', damaged: '已损坏', newer: '更新版本', cards: '出错处：实验室的卡', lab: '实验室自有显卡', ours: '实验室的模型', rest: '其他模型', mark: '实验室默认' },
+  { locale: 'en-US', line: 'lab settings', damaged: 'damaged', newer: 'newer version', cards: 'at “The lab’s cards”', lab: 'the lab’s own cards', ours: 'The lab’s models', rest: 'Other models', mark: 'the lab’s default' },
 ];
 
 const b64 = (text) => Buffer.from(text, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -288,7 +288,7 @@ for (const L of LANGS) {
     const good = `${pageUrl}#lab=${b64(JSON.stringify(settings()))}`;
     const cases = [
       { hash: `#lab=${b64(JSON.stringify(settings()))}`.slice(0, 40) + '!!', says: L.damaged },
-      { hash: `#lab=${b64(JSON.stringify(settings({ gpus: [{ gpu: 'rtx-4090', count: 4, machines: 1, wait_hours: 6, hours_per_week: 999 }] })))}`, says: L.damaged },
+      { hash: `#lab=${b64(JSON.stringify(settings({ gpus: [{ gpu: 'rtx-4090', count: 4, machines: 1, wait_hours: 6, hours_per_week: 999 }] })))}`, says: L.damaged, where: L.cards },
       { hash: `#lab=${b64(JSON.stringify({ ...settings({ name: 'future' }), v: 3, shiny: true }))}`, says: L.newer },
       // A pasted model beyond the core's limits (model.layers at most 1000): refused whole, the cards with it.
       { hash: `#lab=${b64(JSON.stringify({ ...settings({ name: 'half' }), v: 2, configs: [{ name: 'deep', dims: { kind: 'decoder', params: 7e9, layers: 5000, hidden: 4096, heads: 32, kv_heads: 32, ffn: 11008, vocab: 32000, gated_mlp: true, tied_embeddings: false, experts: 1, experts_per_token: 1, head_dim: 0, model_type: 'llama' } }] }))}`, says: L.damaged },
@@ -298,6 +298,8 @@ for (const L of LANGS) {
       const { context, page } = await open(browser, { locale: L.locale, url: `${pageUrl}${c.hash}` });
       const notes = await page.textContent('.notes');
       assert.ok(notes.includes(c.says), notes);
+      assert.ok(!/hours_per_week|gpus\[|configs\[/.test(notes), `named in words, not by field: ${notes}`);
+      if (c.where) assert.ok(notes.includes(c.where), notes);
       assert.equal(await page.$('#lab-line'), null);
       assert.equal((await storage(page))['gpuplan.lab'], undefined);
       // With settings already there: they stay exactly as they were.

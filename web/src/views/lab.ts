@@ -128,7 +128,10 @@ export function labRefusal(lang: string, r: Exclude<LabRead, { ok: LabSettings }
       : `${what}来自更新版本的页面（设置版本 ${r.newer}），本页没有应用其中任何内容；请用新版页面打开。`;
   if (r.damaged === 'size')
     return lang === 'en' ? `${what} is longer than ${MAX_LAB_LINK_CHARS} characters; nothing of it was applied.` : `${what}超过 ${MAX_LAB_LINK_CHARS} 个字符，本页没有应用其中任何内容。`;
-  const field = r.damaged ? (lang === 'en' ? ` (at “${r.damaged}”)` : `（出错处：${r.damaged}）`) : '';
+  // Where, in the pane's own words (never the text's field names).
+  const part = new Map<string, LabWord>([['name', 'name'], ['written', 'written'], ['notes', 'notes'], ['models', 'models'], ['configs', 'models'],
+    ['gpus', 'cards'], ['campus', 'campus'], ['prices', 'quotes'], ['budget', 'budget'], ['scope', 'scope']]).get(r.damaged.split(/[.[]/)[0]);
+  const field = part ? (lang === 'en' ? ` (at “${labWord(lang, part)}”)` : `（出错处：${labWord(lang, part)}）`) : '';
   return lang === 'en' ? `${what} is damaged${field}; nothing of it was applied. Ask for the link again.` : `${what}已损坏${field}，本页没有应用其中任何内容；请重新索取链接。`;
 }
 
