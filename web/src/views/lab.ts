@@ -9,7 +9,7 @@ import { iframeSnippet } from '../embed.ts';
 import { bigCount } from '../format.ts';
 import { customOf, hfRefusal, parseHfConfig } from '../hfconfig.ts';
 import {
-  emptyLab, encodeLab, labJsonSize, MAX_LAB_CONFIGS, MAX_LAB_JSON_CHARS, MAX_LAB_LINK_CHARS, type LabMine, type LabRead, type LabSettings,
+  emptyLab, encodeLab, labDefaults, labJsonSize, MAX_LAB_CONFIGS, MAX_LAB_JSON_CHARS, MAX_LAB_LINK_CHARS, type LabMine, type LabRead, type LabSettings,
 } from '../lab_settings.ts';
 import type { Ctx } from './context.ts';
 import { button, checkField, numberField, selectField, textField } from './controls.ts';
@@ -187,7 +187,8 @@ function summary(ctx: LabCtx, s: LabSettings): HTMLElement[] {
     }), s.configs.map((c) => button(w('use_model', { name: c.name }), () => ctx.apply({ source: 'custom', custom: customOf(c.dims) }, c.name)))));
   }
   if (s.notes) out.push(h('h3', null, w('notes')), h('p', { class: 'lab-notes' }, s.notes));
-  const cur = ctx.state.budget_currency;
+  // The request's currency: the lab's budget's while it stands for the student's.
+  const cur = labDefaults(ctx).budget?.currency ?? ctx.state.budget_currency;
   out.push(numberField({ id: 'lab-time-value', label: w('mine', { cur }), help: w('mine_help'), min: 0, max: 1e5,
     value: ctx.labMine.time_value_per_hour ?? s.time_value_per_hour, path: 'prefs.time_value_per_hour' },
   (v) => { if (v !== ctx.labMine.time_value_per_hour) ctx.setLabMine({ ...ctx.labMine, time_value_per_hour: v }); }));
