@@ -76,7 +76,7 @@ TEST(Lab, TimeValueMovesTheChoiceExactlyWhereWaitingCostsMoreThanTheRent) {
   const double extra_wait = lab_stage["wall_hours"].get<double>() - rent_stage["wall_hours"].get<double>();
   ASSERT_GT(extra_wait, 0);
   const double threshold = (rent_stage["cost"].get<double>() - lab_stage["cost"].get<double>()) / extra_wait;
-  for (double factor : {0.98, 1.02}) {
+  for (double factor : {0.999, 1.001}) {
     nlohmann::json q = request(four_4090(20));
     q["prefs"] = {{"time_value_per_hour", threshold * factor}};
     const nlohmann::json s = stage(run(q));

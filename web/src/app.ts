@@ -33,7 +33,7 @@ import { scenarioView } from './views/scenario.ts';
 import { cash, catalogAge, gpuName, platformName } from './views/words.ts';
 import { compareEntries, type CompareEntry } from './views/compare.ts';
 import { projectsView, type ProjectsCtx } from './views/projects.ts';
-import { decodeLab, loadLab, loadMine, parseLabFile, saveLab, saveMine, withLab, type Known, type LabMine, type LabSettings } from './lab_settings.ts';
+import { decodeLab, labDefaults, loadLab, loadMine, parseLabFile, saveLab, saveMine, withLab, type Known, type LabMine, type LabSettings } from './lab_settings.ts';
 import { labLine, labRefusal, labView, labWord, type LabCtx } from './views/lab.ts';
 import { labTotalView } from './views/lab_total.ts';
 
@@ -256,10 +256,10 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     if (render) this.renderAll();
   }
 
-  setLabMine(m: LabMine): void {
+  setLabMine(m: LabMine, render = true): void {
     this.labMine = m;
     this.saved(saveMine(this.store, m));
-    this.renderAll();
+    if (render) this.renderAll();
   }
 
   setLabEditing(on: boolean): void {
@@ -599,7 +599,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   // The request for the state, and the text asked: the request, or the
   // first figure's question (light).
   private question(light: boolean): string {
-    this.request = withLab(toRequest(this.state, this.lang, this.quotes, this.catalog.models.find((m) => m.id === this.state.preset)), this.lab, this.labMine);
+    this.request = withLab(toRequest(this.state, this.lang, this.quotes, this.catalog.models.find((m) => m.id === this.state.preset)), this.lab, this.labMine, this.state);
     return light ? figureQuestion(this.request, this.catalog.gpus, this.state.gpus) : JSON.stringify(this.request);
   }
 
@@ -784,6 +784,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
 
   private header(): HTMLElement {
     const t = this.t;
+    const labScope = labDefaults(this).scope;
     const langButton = button(this.lang === 'zh-CN' ? 'English' : '中文', () => this.set({ lang: this.lang === 'zh-CN' ? 'en' : 'zh-CN' }, { inputs: true }),
       { lang: this.lang === 'zh-CN' ? 'en' : 'zh-CN', id: 'lang-toggle', 'aria-label': t('lang.switch') });
     const actions = h('div', { class: 'actions' },
@@ -803,7 +804,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
         selectField({ id: 'display-currency', label: t('currency.display'), value: this.state.currency, options: [{ value: 'CNY', label: '¥ CNY' }, { value: 'USD', label: '$ USD' }] },
           (v) => this.set({ currency: v === 'USD' ? 'USD' : 'CNY' })),
         // contract v1.1 prefs.scope: checked = global.
-        checkField({ id: 'scope-global', label: t('scope.global'), help: t('scope.global.help'), value: effectiveScope(this.state, this.lang) === 'global', path: 'prefs.scope' },
+        checkField({ id: 'scope-global', label: labScope ? `${t('scope.global')} · ${labWord(this.lang, 'lab_default')}` : t('scope.global'), help: t('scope.global.help'), value: effectiveScope(this.state, this.lang, labScope) === 'global', path: 'prefs.scope' },
           (on) => this.set({ scope: on ? 'global' : 'cn' }, { inputs: true })),
         langButton),
       h('p', { class: 'project', id: 'project-name', hidden: !this.state.title }, this.state.title),

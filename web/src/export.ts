@@ -5,6 +5,7 @@
 import { gib, hours, num, percent } from './format.ts';
 import { label } from './i18n.ts';
 import { effectiveScope } from './request.ts';
+import { labDefaults } from './lab_settings.ts';
 import { stageRuns } from './state.ts';
 import type { Ctx } from './views/context.ts';
 import { budgetOf } from './views/budget.ts';
@@ -41,10 +42,11 @@ export function inputLines(ctx: Ctx): [string, string][] {
       ? t('export.stage', { n: num(lang, stageRuns(st)), seeds: st.seeds, sweep: st.sweep, ablations: st.ablations, pct: percent(lang, st.fraction) })
       : t('export.stage.off')]);
   }
-  out.push([t('budget.amount'), state.budget > 0 ? cash(ctx, state.budget, state.budget_currency) : t('export.none')],
+  const lab = labDefaults(ctx);
+  out.push([t('budget.amount'), lab.budget ? cash(ctx, lab.budget.amount, lab.budget.currency) : state.budget > 0 ? cash(ctx, state.budget, state.budget_currency) : t('export.none')],
     [t('deadline'), state.deadline_days > 0 ? t('export.days', { n: num(lang, state.deadline_days) }) : t('export.none')],
     [t('billing'), label(t, 'billing', state.billing)],
-    [t('scope.global'), t(effectiveScope(state, ctx.lang) === 'global' ? 'yes' : 'no')]);
+    [t('scope.global'), t(effectiveScope(state, ctx.lang, lab.scope) === 'global' ? 'yes' : 'no')]);
   return out;
 }
 

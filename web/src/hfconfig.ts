@@ -8,7 +8,10 @@
 // (twice when the LM head is untied), plus the norms (2h per layer) and the
 // learned positions GPT-2 and BERT carry.
 
+import type { T } from './i18n.ts';
 import { LIMITS } from './limits.ts';
+import { limitNumber } from './limit_text.ts';
+import type { State } from './state.ts';
 
 export interface Dimensions {
   kind: 'decoder' | 'encoder' | 'encoder-decoder';
@@ -52,6 +55,22 @@ function outOfRange(d: Dimensions): ParseResult | null {
     if (!(v >= lim.min && v <= lim.max) || (lim.int && !Number.isInteger(v))) return { ok: false, reason: 'range', field, value: v, ...lim };
   }
   return null;
+}
+
+// Dimensions this parser returned, read back from a lab's settings link or
+// file (lab_settings.ts): the same fields, kinds and limits, so a link carries
+// no model a paste here would refuse.
+export function checkDims(v: unknown): v is Dimensions {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const d = v as Record<string, unknown>;
+  const keys = ['kind', 'params', 'layers', 'hidden', 'heads', 'kv_heads', 'ffn', 'vocab', 'gated_mlp', 'tied_embeddings', 'experts', 'experts_per_token', 'head_dim', 'model_type'];
+  const hd = LIMITS['model.head_dim'];
+  return Object.keys(d).length === keys.length && keys.every((k) => k in d) &&
+    ['decoder', 'encoder', 'encoder-decoder'].includes(d.kind as string) &&
+    Object.keys(CONFIG_NAMES).every((k) => typeof d[k] === 'number') && outOfRange(d as unknown as Dimensions) === null &&
+    (d.experts_per_token as number) <= (d.experts as number) &&
+    (d.head_dim === 0 || (Number.isInteger(d.head_dim) && (d.head_dim as number) >= hd.min && (d.head_dim as number) <= hd.max)) &&
+    typeof d.gated_mlp === 'boolean' && typeof d.tied_embeddings === 'boolean' && typeof d.model_type === 'string' && d.model_type.length <= 40;
 }
 
 export function parseHfConfig(text: string): ParseResult {
@@ -105,4 +124,17 @@ export function parseHfConfig(text: string): ParseResult {
     head_dim: givenHeadDim !== undefined && Number.isInteger(givenHeadDim) && givenHeadDim !== hidden / heads ? givenHeadDim : 0, model_type: modelType,
   };
   return outOfRange(dims) ?? { ok: true, dims };
+}
+
+// A parsed config.json as the form's custom model (the paste here and the lab's pasted models).
+export function customOf(d: Dimensions): State['custom'] {
+  return { kind: d.kind, params: d.params, layers: d.layers, hidden: d.hidden, heads: d.heads, kv_heads: d.kv_heads, ffn: d.ffn,
+    vocab: d.vocab, gated_mlp: d.gated_mlp, tied_embeddings: d.tied_embeddings, experts: d.experts, experts_per_token: d.experts_per_token, head_dim: d.head_dim };
+}
+
+// Why a pasted config.json was refused, in the config's own words.
+export function hfRefusal(t: T, r: Exclude<ParseResult, { ok: true }>): string {
+  return r.reason === 'range'
+    ? t('hf.range', { field: r.field, value: limitNumber(r.value), min: limitNumber(r.min), max: limitNumber(r.max) })
+    : r.reason === 'missing' ? t('hf.missing', { field: r.field ?? '' }) : t('hf.invalid');
 }

@@ -4,9 +4,12 @@
 // and projects (their own storage keys, never the form's), read strictly
 // (a settings text with anything wrong in it is refused whole: nothing is
 // applied half), and sent to the planner as the request's `lab`.
+import { checkDims, type Dimensions } from './hfconfig.ts';
+import { defaultState, type State } from './state.ts';
 import type { Store } from './storage.ts';
 
-export const LAB_VERSION = 1;
+// 2: pasted models (`configs`). A version-1 text reads as one without them.
+export const LAB_VERSION = 2;
 export const LAB_PREFIX = '#lab=';
 // The settings the page keeps, and the student's own choices about them.
 export const LAB_KEY = 'gpuplan.lab';
@@ -15,8 +18,11 @@ export const LAB_MINE_KEY = 'gpuplan.lab.mine';
 // settings text behind it is bounded so (base64 grows it by a third).
 export const MAX_LAB_LINK_CHARS = 8000;
 export const MAX_LAB_JSON_CHARS = 5900;
+// Models pasted as a config.json, each its parsed dimensions (hfconfig.ts): about 300 characters apiece.
+export const MAX_LAB_CONFIGS = 8;
 
 export interface LabGpus { gpu: string; count: number; machines: number; wait_hours: number; hours_per_week: number }
+export interface LabConfig { name: string; dims: Dimensions }
 export interface LabQuote { platform: string; gpu: string; per_gpu_hour: number; currency: 'CNY' | 'USD' }
 export interface LabSettings {
   v: number;
@@ -24,6 +30,7 @@ export interface LabSettings {
   written: string; // ISO date
   notes: string;
   models: string[];
+  configs: LabConfig[];
   gpus: LabGpus[];
   campus: { wait_hours: number; max_gpus: number; max_hours: number; prices: { gpu: string; per_gpu_hour: number }[] } | null;
   prices: LabQuote[];
@@ -33,13 +40,14 @@ export interface LabSettings {
   time_value_per_hour: number; // the lab's suggestion; the student's own wins
 }
 
-// What the student chose about them: plan without them, and the value of an hour of their waiting.
-export interface LabMine { off: boolean; time_value_per_hour: number | null }
+// What the student chose about them: plan without them, the value of an hour
+// of their waiting, and whether they set their own budget while the lab's showed.
+export interface LabMine { off: boolean; time_value_per_hour: number | null; budget?: boolean }
 
 export interface Known { gpus: Set<string>; platforms: Set<string>; models: Set<string> }
 
 export function emptyLab(today: string): LabSettings {
-  return { v: LAB_VERSION, name: '', written: today, notes: '', models: [], gpus: [], campus: null, prices: [],
+  return { v: LAB_VERSION, name: '', written: today, notes: '', models: [], configs: [], gpus: [], campus: null, prices: [],
     budget: null, scope: '', electricity: false, time_value_per_hour: 0 };
 }
 
@@ -53,7 +61,7 @@ export function readLab(doc: unknown, known: Known): LabRead {
   const o = doc as Record<string, unknown>;
   if (typeof o.v !== 'number' || !Number.isInteger(o.v) || o.v < 1) return bad('v');
   if (o.v > LAB_VERSION) return { newer: o.v };
-  const fields = ['v', 'name', 'written', 'notes', 'models', 'gpus', 'campus', 'prices', 'budget', 'scope', 'electricity', 'time_value_per_hour'];
+  const fields = ['v', 'name', 'written', 'notes', 'models', 'configs', 'gpus', 'campus', 'prices', 'budget', 'scope', 'electricity', 'time_value_per_hour'];
   for (const k of Object.keys(o)) if (!fields.includes(k)) return bad(k);
   const text = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
   const n = (v: unknown, min: number, max: number, int = false): v is number =>
@@ -65,6 +73,10 @@ export function readLab(doc: unknown, known: Known): LabRead {
   if (!text(o.written, 200)) return bad('written');
   if (!text(o.notes, 4000)) return bad('notes');
   if (!Array.isArray(o.models) || o.models.length > 32 || !o.models.every((m) => typeof m === 'string' && known.models.has(m))) return bad('models');
+  const configs = o.configs ?? [];
+  if (!Array.isArray(configs) || configs.length > MAX_LAB_CONFIGS) return bad('configs');
+  for (const [i, c] of configs.entries())
+    if (!only(c, ['name', 'dims']) || !text(c.name, 200) || !c.name || !checkDims(c.dims)) return bad(`configs[${i}]`);
   if (!Array.isArray(o.gpus) || o.gpus.length > 16) return bad('gpus');
   for (const [i, g] of o.gpus.entries()) {
     if (!only(g, ['gpu', 'count', 'machines', 'wait_hours', 'hours_per_week'])) return bad(`gpus[${i}]`);
@@ -92,7 +104,7 @@ export function readLab(doc: unknown, known: Known): LabRead {
   if (o.scope !== '' && o.scope !== 'cn' && o.scope !== 'global') return bad('scope');
   if (typeof o.electricity !== 'boolean') return bad('electricity');
   if (!n(o.time_value_per_hour, 0, 1e5)) return bad('time_value_per_hour');
-  return { ok: o as unknown as LabSettings };
+  return { ok: { ...o, configs } as unknown as LabSettings };
 }
 
 function toBase64Url(text: string): string {
@@ -154,7 +166,8 @@ export function loadMine(store: Store): LabMine {
   try {
     const o = JSON.parse(store.read(LAB_MINE_KEY) ?? '{}') as Record<string, unknown>;
     const tv = o.time_value_per_hour;
-    return { off: o.off === true, time_value_per_hour: typeof tv === 'number' && Number.isFinite(tv) && tv >= 0 && tv <= 1e5 ? tv : null };
+    return { off: o.off === true, time_value_per_hour: typeof tv === 'number' && Number.isFinite(tv) && tv >= 0 && tv <= 1e5 ? tv : null,
+      ...(o.budget === true ? { budget: true } : {}) };
   } catch {
     return { off: false, time_value_per_hour: null };
   }
@@ -164,10 +177,31 @@ export function saveMine(store: Store, m: LabMine): boolean {
   return store.write(LAB_MINE_KEY, JSON.stringify(m));
 }
 
-// The request's `lab` and `prefs.time_value_per_hour` (docs/api.md).
-export function withLab(req: Record<string, unknown>, s: LabSettings | null, mine: LabMine): Record<string, unknown> {
+export interface LabView { lab?: LabSettings | null; labMine?: LabMine; state: State }
+
+// The settings the page plans with: none when the student plans without them.
+export function activeLab(c: Omit<LabView, 'state'>): LabSettings | null {
+  return c.lab && !c.labMine?.off ? c.lab : null;
+}
+
+// The lab's defaults that stand where the student has set nothing of their
+// own (their own always wins, and opening a lab link never changes it): the
+// budget while the form's is the page's default and the student has not set
+// one with the lab's showing, the scope while the student has chosen none.
+export function labDefaults(c: LabView): { budget: LabSettings['budget']; scope: LabSettings['scope'] } {
+  const s = activeLab(c);
+  const d = defaultState();
+  const mine = !!c.labMine?.budget || c.state.budget !== d.budget || c.state.budget_currency !== d.budget_currency;
+  return { budget: s?.budget && s.budget.amount > 0 && !mine ? s.budget : null, scope: s && !c.state.scope ? s.scope : '' };
+}
+
+// The request's `lab`, `prefs.time_value_per_hour` and the lab's budget where
+// it stands (labDefaults) (docs/api.md). The pasted models stay on the page:
+// the student's choice of one is the request's `model`.
+export function withLab(req: Record<string, unknown>, s: LabSettings | null, mine: LabMine, state?: State): Record<string, unknown> {
   if (!s || mine.off) return req;
-  const lab: Record<string, unknown> = { version: s.v };
+  // The request's `lab.version`: its format, not the settings text's.
+  const lab: Record<string, unknown> = { version: 1 };
   if (s.name) lab.name = s.name;
   if (s.written) lab.written = s.written;
   if (s.notes) lab.notes = s.notes;
@@ -183,6 +217,8 @@ export function withLab(req: Record<string, unknown>, s: LabSettings | null, min
   if (s.scope) lab.scope = s.scope;
   if (s.electricity) lab.electricity = true;
   const out: Record<string, unknown> = { ...req, lab };
+  const budget = state && labDefaults({ lab: s, labMine: mine, state }).budget;
+  if (budget) out.budget = budget;
   const value = mine.time_value_per_hour ?? s.time_value_per_hour;
   if (value > 0) out.prefs = { ...((req.prefs as Record<string, unknown>) ?? {}), time_value_per_hour: value };
   return out;

@@ -11,10 +11,11 @@ import { stackOf } from './stack.ts';
 
 export type Request = Record<string, unknown>;
 
-// prefs.scope when the student has not set it: `cn` in every locale (contract v1.2).
+// prefs.scope when the student has not set it: the lab's (lab_settings.ts
+// labDefaults), else `cn` in every locale (contract v1.2).
 export const DEFAULT_SCOPE = 'cn';
-export function effectiveScope(s: State, _lang?: Lang): 'cn' | 'global' {
-  return s.scope || DEFAULT_SCOPE;
+export function effectiveScope(s: State, _lang?: Lang, lab: '' | 'cn' | 'global' = ''): 'cn' | 'global' {
+  return s.scope || lab || DEFAULT_SCOPE;
 }
 
 // Whether a preset is sized by its image rather than a sequence: a CNN, or a

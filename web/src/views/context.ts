@@ -5,6 +5,7 @@ import type { Quote } from '../prices.ts';
 import type { State, StatePatch } from '../state.ts';
 import type { Catalog, CatalogGpu, PlanError, PlanResponse, Planner } from '../types.ts';
 import type { Request } from '../request.ts';
+import type { LabMine, LabSettings } from '../lab_settings.ts';
 
 export interface Ctx {
   state: State;
@@ -17,6 +18,10 @@ export interface Ctx {
   response: PlanResponse | null;
   error: PlanError['error'] | null;
   embed: boolean;
+  // The lab's settings and the student's choices about them (lab_settings.ts), where the page has them.
+  lab?: LabSettings | null;
+  labMine?: LabMine;
+  setLabMine?(m: LabMine, render?: boolean): void;
   gpu(id: string): CatalogGpu | undefined;
   // A patch, or a function of the state as it is when called (never a copy a view kept).
   set(patch: StatePatch, how?: { inputs?: boolean; now?: boolean }): void;

@@ -1,8 +1,10 @@
 // Steps 1 and 2: the experiment stages and the workload. Advanced options are
 // folded into <details> with defaults that suit a first fine-tuning run.
 import { h, live, on, uid } from '../dom.ts';
-import { parseHfConfig } from '../hfconfig.ts';
+import { customOf, hfRefusal, parseHfConfig } from '../hfconfig.ts';
 import { label } from '../i18n.ts';
+import { activeLab, labDefaults } from '../lab_settings.ts';
+import { labWord } from './lab.ts';
 import { bigCount } from '../format.ts';
 import { sizedByImage } from '../request.ts';
 import {
@@ -11,7 +13,6 @@ import {
 } from '../state.ts';
 import type { Ctx } from './context.ts';
 import { LIMITS } from '../limits.ts';
-import { limitNumber } from '../limit_text.ts';
 import { button, checkField, numberField, section, selectField, type Option } from './controls.ts';
 import { objectiveFields } from './objective.ts';
 import { paperRunFields } from './paper_run.ts';
@@ -44,12 +45,19 @@ export function stagesView(ctx: Ctx): HTMLElement {
       ),
       runs);
   });
+  // The lab's budget stands while the student has none of their own; their
+  // first edit makes it theirs, starting from the lab's.
+  const labBudget = labDefaults(ctx).budget;
+  const setBudget = (patch: Partial<State>): void => {
+    if (labBudget && ctx.labMine) ctx.setLabMine?.({ ...ctx.labMine, budget: true }, false);
+    ctx.set(labBudget ? { budget: labBudget.amount, budget_currency: labBudget.currency, ...patch } : patch);
+  };
   return section('stages', '1', t('section.stages'),
     h('p', { class: 'lead' }, t('stages.lead')),
     rows,
     h('div', { class: 'row3' },
-      numberField({ label: t('budget.amount'), help: t('budget.amount.help'), value: state.budget, ...LIMITS['budget.amount'], path: 'budget.amount' }, (budget) => ctx.set({ budget })),
-      selectField({ label: t('budget.currency'), value: state.budget_currency, options: opts(ctx, 'currency', CURRENCIES) }, (v) => ctx.set({ budget_currency: v as State['budget_currency'] })),
+      numberField({ label: labBudget ? `${t('budget.amount')} · ${labWord(ctx.lang, 'lab_default')}` : t('budget.amount'), help: t('budget.amount.help'), value: labBudget?.amount ?? state.budget, ...LIMITS['budget.amount'], path: 'budget.amount' }, (budget) => setBudget({ budget })),
+      selectField({ label: t('budget.currency'), value: labBudget?.currency ?? state.budget_currency, options: opts(ctx, 'currency', CURRENCIES) }, (v) => setBudget({ budget_currency: v as State['budget_currency'] })),
       numberField({ label: t('deadline'), help: t('deadline.help'), value: state.deadline_days, ...LIMITS['prefs.deadline_days'], path: 'prefs.deadline_days' }, (deadline_days) => ctx.set({ deadline_days })),
     ),
     selectField({ label: t('billing'), help: t('billing.help'), value: state.billing, options: opts(ctx, 'billing', BILLINGS), path: 'prefs.billing' }, (v) => ctx.set({ billing: v as State['billing'] })));
@@ -63,15 +71,28 @@ function modelPicker(ctx: Ctx): HTMLElement {
   const select = h('select', { id: listId, size: 6, 'data-path': 'model.preset' });
   // A model sized by its image (a CNN, a vision transformer) shows the image size, not the sequence.
   const byImage = (id: string): boolean => sizedByImage(models.find((x) => x.id === id));
+  // The lab's models first (its presets, then the configs it pasted), then the rest.
+  const lab = activeLab(ctx);
+  const ours = lab ? lab.models.map((id) => models.find((m) => m.id === id)).filter((m) => m !== undefined) : [];
+  const pasted = lab?.configs ?? [];
   const fill = (): void => {
     const q = live(search).value.trim().toLowerCase();
-    live(select).replaceChildren(...models
-      .filter((m) => !q || m.id.includes(q) || (m.name ?? '').toLowerCase().includes(q))
-      .map((m) => h('option', { value: m.id, selected: m.id === state.preset }, `${m.name ?? m.id} · ${bigCount(ctx.lang, m.params)}`)));
+    const match = (id: string, name = ''): boolean => !q || id.includes(q) || name.toLowerCase().includes(q);
+    const opt = (m: (typeof models)[number]): HTMLElement => h('option', { value: m.id, selected: m.id === state.preset }, `${m.name ?? m.id} · ${bigCount(ctx.lang, m.params)}`);
+    const rest = models.filter((m) => !ours.includes(m) && match(m.id, m.name)).map(opt);
+    live(select).replaceChildren(...(ours.length || pasted.length ? [
+      h('optgroup', { label: labWord(ctx.lang, 'models_first') }, ours.filter((m) => match(m.id, m.name)).map(opt),
+        pasted.map((c, i) => match('', c.name) ? h('option', { value: `lab:${i}` }, `${c.name} · ${bigCount(ctx.lang, c.dims.params)}`) : null)),
+      h('optgroup', { label: labWord(ctx.lang, 'models_rest') }, rest)] : rest));
   };
   fill();
   on(search, 'input', fill);
-  on(select, 'change', () => ctx.set({ source: 'preset', preset: live(select).value }, { now: true, inputs: byImage(live(select).value) !== byImage(ctx.state.preset) }));
+  on(select, 'change', () => {
+    const v = live(select).value;
+    const c = v.startsWith('lab:') ? pasted[Number(v.slice(4))] : undefined;
+    if (c) ctx.set({ source: 'custom', custom: customOf(c.dims) }, { inputs: true, now: true });
+    else ctx.set({ source: 'preset', preset: v }, { now: true, inputs: byImage(v) !== byImage(ctx.state.preset) });
+  });
   return h('div', { class: 'field' },
     h('label', { for: search.id }, t('model.search')),
     search,
@@ -103,16 +124,12 @@ function customModel(ctx: Ctx): HTMLElement {
   const parse = button(t('hf.parse'), () => {
     const r = parseHfConfig(live(paste).value);
     if (!r.ok) {
-      live(status).textContent = r.reason === 'range'
-        ? t('hf.range', { field: r.field, value: limitNumber(r.value), min: limitNumber(r.min), max: limitNumber(r.max) })
-        : r.reason === 'missing' ? t('hf.missing', { field: r.field ?? '' }) : t('hf.invalid');
+      live(status).textContent = hfRefusal(t, r);
       live(status).className = 'help bad';
       return;
     }
     const d = r.dims;
-    ctx.set({ source: 'custom', custom: { kind: d.kind, params: d.params, layers: d.layers, hidden: d.hidden, heads: d.heads,
-      kv_heads: d.kv_heads, ffn: d.ffn, vocab: d.vocab, gated_mlp: d.gated_mlp, tied_embeddings: d.tied_embeddings,
-      experts: d.experts, experts_per_token: d.experts_per_token, head_dim: d.head_dim } }, { inputs: true, now: true });
+    ctx.set({ source: 'custom', custom: customOf(d) }, { inputs: true, now: true });
     ctx.notify(t('hf.parsed', { params: bigCount(ctx.lang, d.params), type: d.model_type || '?' }));
   }, { id: 'hf-parse' });
   return h('div', { class: 'custom' },

@@ -6,8 +6,10 @@
 // through the LabCtx methods.
 import { download, h, live, on, uid } from '../dom.ts';
 import { iframeSnippet } from '../embed.ts';
+import { bigCount } from '../format.ts';
+import { customOf, hfRefusal, parseHfConfig } from '../hfconfig.ts';
 import {
-  emptyLab, encodeLab, labJsonSize, MAX_LAB_JSON_CHARS, MAX_LAB_LINK_CHARS, type LabMine, type LabRead, type LabSettings,
+  emptyLab, encodeLab, labDefaults, labJsonSize, MAX_LAB_CONFIGS, MAX_LAB_JSON_CHARS, MAX_LAB_LINK_CHARS, type LabMine, type LabRead, type LabSettings,
 } from '../lab_settings.ts';
 import type { Ctx } from './context.ts';
 import { button, checkField, numberField, selectField, textField } from './controls.ts';
@@ -18,7 +20,7 @@ export interface LabCtx extends Ctx {
   labMine: LabMine;
   labEditing: boolean;
   setLab(s: LabSettings | null, message?: string): void;
-  setLabMine(m: LabMine): void;
+  setLabMine(m: LabMine, render?: boolean): void;
   setLabEditing(on: boolean): void;
   importLab(text: string): void;
 }
@@ -103,6 +105,13 @@ const WORDS = {
   total_md: ['导出总账 Markdown', 'Export the total as Markdown'],
   total_csv: ['导出总账 CSV', 'Export the total as CSV'],
   total_print: ['打印总账（A4 一页）', 'Print the total (one A4 page)'],
+  lab_default: ['实验室默认', 'the lab’s default'],
+  models_first: ['实验室的模型', 'The lab’s models'],
+  models_rest: ['其他模型', 'Other models'],
+  paste: ['粘贴模型的 config.json（Hugging Face）', 'Paste a model’s config.json (Hugging Face)'],
+  paste_name: ['它的名称', 'Its name'],
+  paste_help: ['最多 {n} 个粘贴的模型，随设置链接和文件一起分享。', 'At most {n} pasted models; they travel with the settings link and file.'],
+  paste_add: ['添加这个模型', 'Add this model'],
 } as const;
 export type LabWord = keyof typeof WORDS;
 
@@ -119,7 +128,10 @@ export function labRefusal(lang: string, r: Exclude<LabRead, { ok: LabSettings }
       : `${what}来自更新版本的页面（设置版本 ${r.newer}），本页没有应用其中任何内容；请用新版页面打开。`;
   if (r.damaged === 'size')
     return lang === 'en' ? `${what} is longer than ${MAX_LAB_LINK_CHARS} characters; nothing of it was applied.` : `${what}超过 ${MAX_LAB_LINK_CHARS} 个字符，本页没有应用其中任何内容。`;
-  const field = r.damaged ? (lang === 'en' ? ` (at “${r.damaged}”)` : `（出错处：${r.damaged}）`) : '';
+  // Where, in the pane's own words (never the text's field names).
+  const part = new Map<string, LabWord>([['name', 'name'], ['written', 'written'], ['notes', 'notes'], ['models', 'models'], ['configs', 'models'],
+    ['gpus', 'cards'], ['campus', 'campus'], ['prices', 'quotes'], ['budget', 'budget'], ['scope', 'scope']]).get(r.damaged.split(/[.[]/)[0]);
+  const field = part ? (lang === 'en' ? ` (at “${labWord(lang, part)}”)` : `（出错处：${labWord(lang, part)}）`) : '';
   return lang === 'en' ? `${what} is damaged${field}; nothing of it was applied. Ask for the link again.` : `${what}已损坏${field}，本页没有应用其中任何内容；请重新索取链接。`;
 }
 
@@ -168,14 +180,15 @@ function summary(ctx: LabCtx, s: LabSettings): HTMLElement[] {
   }
   list(w('quotes'), s.prices.map((p) => w('quote_line', { platform: platformName(ctx, p.platform), gpu: gpuName(ctx, p.gpu), price: p.per_gpu_hour, cur: p.currency })));
   if (s.budget && s.budget.amount > 0) list(w('budget'), [`${s.budget.amount} ${s.budget.currency}`]);
-  if (s.models.length) {
+  if (s.models.length || s.configs.length) {
     out.push(h('h3', null, w('models')), h('div', { class: 'actions' }, s.models.map((id) => {
       const name = ctx.catalog.models.find((m) => m.id === id)?.name ?? id;
       return button(w('use_model', { name }), () => ctx.apply({ source: 'preset', preset: id }, name), { 'data-lab-model': id });
-    })));
+    }), s.configs.map((c) => button(w('use_model', { name: c.name }), () => ctx.apply({ source: 'custom', custom: customOf(c.dims) }, c.name)))));
   }
   if (s.notes) out.push(h('h3', null, w('notes')), h('p', { class: 'lab-notes' }, s.notes));
-  const cur = ctx.state.budget_currency;
+  // The request's currency: the lab's budget's while it stands for the student's.
+  const cur = labDefaults(ctx).budget?.currency ?? ctx.state.budget_currency;
   out.push(numberField({ id: 'lab-time-value', label: w('mine', { cur }), help: w('mine_help'), min: 0, max: 1e5,
     value: ctx.labMine.time_value_per_hour ?? s.time_value_per_hour, path: 'prefs.time_value_per_hour' },
   (v) => { if (v !== ctx.labMine.time_value_per_hour) ctx.setLabMine({ ...ctx.labMine, time_value_per_hour: v }); }));
@@ -246,9 +259,32 @@ function editor(ctx: LabCtx, s: LabSettings): HTMLElement {
     checkField({ id: 'lab-electricity', label: w('electricity'), value: s.electricity }, (on) => put({ electricity: on })),
     numberField({ id: 'lab-suggested-value', label: w('time_value'), value: s.time_value_per_hour, min: 0, max: 1e5 }, (v) => put({ time_value_per_hour: v })),
     selectField({ id: 'lab-add-model', label: w('add_model'), value: '', options: modelOptions }, (v) => { if (v) put({ models: [...s.models, v].slice(0, 32) }); }),
-    s.models.length ? h('ul', null, s.models.map((id, i) => h('li', null, ctx.catalog.models.find((m) => m.id === id)?.name ?? id, ' ',
-      button(w('remove_row'), () => put({ models: s.models.filter((_, j) => j !== i) }))))) : null,
+    s.models.length || s.configs.length ? h('ul', null, s.models.map((id, i) => h('li', null, ctx.catalog.models.find((m) => m.id === id)?.name ?? id, ' ',
+      button(w('remove_row'), () => put({ models: s.models.filter((_, j) => j !== i) })))),
+    s.configs.map((c, i) => h('li', null, `${c.name} · ${bigCount(ctx.lang, c.dims.params)} `,
+      button(w('remove_row'), () => put({ configs: s.configs.filter((_, j) => j !== i) }))))) : null,
+    s.configs.length < MAX_LAB_CONFIGS ? pasteModel(ctx, (c) => put({ configs: [...s.configs, c] })) : null,
     h('div', { class: 'field' }, h('label', { for: notesId }, w('notes_field')), notes));
+}
+
+// The custom model's config.json paste (views/inputs.ts), its parser and
+// limits, for a model the lab adds to its settings.
+function pasteModel(ctx: LabCtx, add: (c: LabSettings['configs'][number]) => void): HTMLElement {
+  const w = (k: LabWord, p?: Record<string, string | number>): string => labWord(ctx.lang, k, p);
+  const paste = h('textarea', { id: 'lab-config', rows: 3, spellcheck: 'false', 'aria-describedby': 'lab-config-help' });
+  const name = h('input', { id: 'lab-config-name', type: 'text', maxlength: 200, autocomplete: 'off' });
+  const status = h('p', { class: 'help', id: 'lab-config-help', role: 'status' }, w('paste_help', { n: MAX_LAB_CONFIGS }));
+  return h('div', { class: 'field' }, h('label', { for: 'lab-config' }, w('paste')), paste,
+    h('label', { for: 'lab-config-name' }, w('paste_name')), name, status,
+    button(w('paste_add'), () => {
+      const r = parseHfConfig(live(paste).value);
+      if (!r.ok) {
+        live(status).textContent = hfRefusal(ctx.t, r);
+        live(status).className = 'help bad';
+        return;
+      }
+      add({ name: live(name).value.trim().slice(0, 200) || `${r.dims.model_type || '?'} · ${bigCount(ctx.lang, r.dims.params)}`, dims: r.dims });
+    }, { id: 'lab-config-add' }));
 }
 
 function sharing(ctx: LabCtx, s: LabSettings): HTMLElement {

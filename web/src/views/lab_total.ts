@@ -66,7 +66,7 @@ export function labTotal(ctx: Ctx, lab: LabSettings, mine: LabMine, projects: Pr
   const rows: TotalRow[] = [];
   const errors: string[] = [];
   for (const p of projects) {
-    const req = withLab(toRequest(p.state, ctx.lang, ctx.quotes, ctx.catalog.models.find((m) => m.id === p.state.preset)), lab, { ...mine, off: false });
+    const req = withLab(toRequest(p.state, ctx.lang, ctx.quotes, ctx.catalog.models.find((m) => m.id === p.state.preset)), lab, { ...mine, off: false }, p.state);
     const r = planOf(ctx, JSON.stringify(req));
     if (typeof r === 'string') {
       errors.push(`${p.name}: ${r}`);

@@ -3,6 +3,7 @@
 import { download, h, live, on, uid } from '../dom.ts';
 import { money, num, percent } from '../format.ts';
 import { effectiveScope } from '../request.ts';
+import { labDefaults } from '../lab_settings.ts';
 import { label } from '../i18n.ts';
 import { knownIds, mergeQuotes, newerFileVersion, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices.ts';
 import type { CatalogOffer, CatalogPlatform, Localized, Range3 } from '../types.ts';
@@ -21,7 +22,7 @@ function localized(ctx: Ctx, text: Localized | undefined): string {
 // contract v1.1 prefs.scope cn: the platforms that bill in CNY.
 // A platform the student named in prefs.platforms is in scope either way (docs/api.md).
 export function inScope(ctx: Ctx, p: CatalogPlatform): boolean {
-  return effectiveScope(ctx.state, ctx.lang) === 'global' || ctx.state.platforms.includes(p.id) || (p.currency ?? p.offers?.[0]?.currency ?? 'CNY') === 'CNY';
+  return effectiveScope(ctx.state, ctx.lang, labDefaults(ctx).scope) === 'global' || ctx.state.platforms.includes(p.id) || (p.currency ?? p.offers?.[0]?.currency ?? 'CNY') === 'CNY';
 }
 
 // Billings sold as packages: the price of the period, when the catalog gives
@@ -236,7 +237,7 @@ function quotesPanel(ctx: Ctx): HTMLElement {
 let kept: { key: string; el: HTMLElement } | null = null;
 
 export function platformsView(ctx: Ctx): HTMLElement {
-  const key = JSON.stringify([ctx.lang, ctx.state.currency, effectiveScope(ctx.state, ctx.lang), ctx.state.platforms, ctx.quotes, ctx.catalog.version]);
+  const key = JSON.stringify([ctx.lang, ctx.state.currency, effectiveScope(ctx.state, ctx.lang, labDefaults(ctx).scope), ctx.state.platforms, ctx.quotes, ctx.catalog.version]);
   // The element on the page (dom.ts, live): handed back as it is, the morph keeps it.
   if (kept && kept.key === key) return live(kept.el);
   const el = platformsSection(ctx);
@@ -249,7 +250,7 @@ function platformsSection(ctx: Ctx): HTMLElement {
   return section('platforms', '5', t('section.platforms'),
     h('p', { class: 'lead' }, t('platforms.lead')),
     quotesPanel(ctx),
-    h('p', { class: 'help' }, t(effectiveScope(ctx.state, ctx.lang) === 'global' ? 'platforms.scope.global' : 'platforms.scope.cn')),
+    h('p', { class: 'help' }, t(effectiveScope(ctx.state, ctx.lang, labDefaults(ctx).scope) === 'global' ? 'platforms.scope.global' : 'platforms.scope.cn')),
     // In-scope platforms first; the others stay visible, marked.
     [...ctx.catalog.platforms].sort((a, b) => Number(inScope(ctx, b)) - Number(inScope(ctx, a))).map((p) => platformCard(ctx, p)));
 }
