@@ -16,6 +16,7 @@
 #include "gpuplan/model_arithmetic.h"
 #include "estimate/largest_fitting.h"
 #include "estimate/objective.h"
+#include "estimate/optimizer_states.h"
 #include "estimate/vlm.h"
 
 namespace gpuplan {
@@ -133,23 +134,7 @@ double logits_bytes(const ModelSpec& m, const Workload& w) {
 
 // --- Adapters and optimizers ------------------------------------------------
 
-// Optimizer state bytes per trainable parameter, with states in `state` bytes:
-// AdamW: exp_avg + exp_avg_sq (Loshchilov & Hutter 2019; PyTorch keeps them in
-// the parameter dtype). AdamW 8-bit (Dettmers et al. 2022, "8-bit Optimizers
-// via Block-wise Quantization"): two 1-byte states + an fp32 absmax per block
-// of 2048. SGD with momentum: one buffer. Adafactor (Shazeer & Stern 2018):
-// no first moment (HF default beta1=None) and a factored second moment, one
-// row and one column vector per matrix: about 2/hidden of a full state.
-double optimizer_bytes_per_param(Optimizer o, double state, const ModelSpec& m) {
-  switch (o) {
-    case Optimizer::adamw: return 2 * state;
-    case Optimizer::adamw_8bit: return 2 * (1 + 4.0 / 2048);
-    case Optimizer::sgd: return 0;
-    case Optimizer::sgd_momentum: return state;
-    case Optimizer::adafactor: return m.hidden > 0 ? state * 2.0 / m.hidden : state * 0.02;
-  }
-  return 0;
-}
+// Optimizer states held per parameter: estimate/optimizer_states.h.
 
 // --- Runtime ----------------------------------------------------------------
 
@@ -300,7 +285,7 @@ TrainState full_training_state(const ModelSpec& m, const ModelShapes& s, const W
   const bool zero = w.sharding == Sharding::zero1 || w.sharding == Sharding::zero2 || w.sharding == Sharding::zero3;
   const double param_bytes = prec == Precision::bf16_true ? 2 : 4;  // fp32 params double as master weights
   const double state_bytes = prec == Precision::bf16_true ? 2 : 4;
-  const double opt = optimizer_bytes_per_param(w.optimizer, state_bytes, m);
+  const double opt = optimizer_state_bytes_per_param(w.optimizer, state_bytes, m);
 
   if (mixed && zero && w.sharding != Sharding::zero3) {
     // DeepSpeed ZeRO-1/2 with fp16/bf16 (Rajbhandari et al. 2020, section
@@ -394,7 +379,7 @@ TrainState adapter_training_state(const ModelSpec& m, const ModelShapes& s, cons
   t.weights = base * shard.params + adapter * adapter_bytes;
   if (w.sharding == Sharding::zero3 && w.cpu_offload) t.weights = adapter * adapter_bytes;
   t.live_grads = adapter * adapter_bytes;
-  t.optimizer = w.cpu_offload ? 0 : adapter * optimizer_bytes_per_param(w.optimizer, adapter_bytes, m);
+  t.optimizer = w.cpu_offload ? 0 : adapter * optimizer_state_bytes_per_param(w.optimizer, adapter_bytes, m);
   if (w.sharding == Sharding::zero3) {
     double layer = std::max(s.layer_params, double(m.vocab) * m.hidden);
     t.gathered = 2 * layer * gathered_bytes_per_param;
@@ -503,7 +488,7 @@ MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
     t.weights = p * (w.method == Method::qlora ? bytes_per_weight(WeightFormat::nf4_double_quant) : base_bytes) +
                 adapter * adapter_bytes;
     t.live_grads = adapter * adapter_bytes;
-    t.optimizer = adapter * optimizer_bytes_per_param(w.optimizer, adapter_bytes, m);
+    t.optimizer = adapter * optimizer_state_bytes_per_param(w.optimizer, adapter_bytes, m);
     if (w.grad_accumulation > 1) {
       t.persistent_grads = t.live_grads;
       t.live_grads = 0;
@@ -513,7 +498,7 @@ MemoryEstimate cnn_memory(const ModelSpec& m, const Workload& w) {
   const double param_bytes = w.precision == Precision::bf16_true ? 2 : 4;
   const Shards shard = shard_factors(w);
   t.weights = p * param_bytes * shard.params;
-  t.optimizer = p * optimizer_bytes_per_param(w.optimizer, param_bytes, m) * shard.optimizer;
+  t.optimizer = p * optimizer_state_bytes_per_param(w.optimizer, param_bytes, m) * shard.optimizer;
   t.live_grads = p * param_bytes * shard.grads;
   if (is_mixed(w.precision)) t.amp_copies = 2 * p;
   if (w.sharding == Sharding::ddp) t.persistent_grads = p * param_bytes;

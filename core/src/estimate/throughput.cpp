@@ -14,6 +14,7 @@
 #include "estimate/diffusion.h"
 #include "estimate/moe.h"
 #include "estimate/objective.h"
+#include "estimate/optimizer_states.h"
 #include "estimate/step_costs.h"
 #include "estimate/vlm.h"
 #include "estimate/sustained_rates.h"
@@ -162,19 +163,7 @@ Workload as_computed(const Workload& w) {
 }
 
 // ---- Optimizer -------------------------------------------------------------
-// Bytes read and written per trainable parameter per optimizer step with fp32
-// master weights (AdamW: read p, g, m, v; write p, m, v; + half copy of p and g).
-double optimizer_bytes_per_param(Optimizer o, Precision p) {
-  double bytes = 32;
-  switch (o) {
-    case Optimizer::adamw: bytes = 32; break;
-    case Optimizer::adamw_8bit: bytes = 20; break;
-    case Optimizer::sgd: bytes = 12; break;
-    case Optimizer::sgd_momentum: bytes = 20; break;
-    case Optimizer::adafactor: bytes = 16; break;
-  }
-  return p == Precision::bf16_true ? bytes / 2 : bytes;  // every state in bf16
-}
+// Bytes a step reads and writes per parameter: estimate/optimizer_states.h.
 // DeepSpeed CPU Adam (AVX) streams host memory at tens of GB/s.
 constexpr double kHostOptimizerBytesPerS = 40e9;
 
@@ -470,7 +459,7 @@ Throughput train_throughput(const ModelSpec& m, const Workload& as_given, const 
   const double accumulation = std::max(1, w.grad_accumulation);
   st.compute_seconds = k.compute_seconds;
   st.memory_seconds = k.memory_seconds;
-  const double opt_bytes = k.trainable * optimizer_bytes_per_param(w.optimizer, w.precision);
+  const double opt_bytes = k.trainable * optimizer_step_bytes_per_param(w.optimizer, w.precision);
   const double opt_share = sharded_optimizer(w.sharding) ? 1.0 / n : 1.0;
   if (w.cpu_offload) {
     // Optimizer on the host; gradients down and parameters up over PCIe.
