@@ -61,14 +61,14 @@ double memory_baseline_scale(const ModelSpec& model, const Workload& workload, i
 
 // Reverse questions (docs/api.md, gpus[].max_micro_batch / max_seq_len): the
 // largest micro-batch (at the workload's sequence length) and the longest
-// sequence (at its micro-batch) whose total_bytes still fits capacity_bytes.
-// 0 when even 1 does not fit; max_seq_len is 0 for convolutional nets, which
-// have no sequence. Capped at the request limits (65536 samples, 2^24 tokens).
+// sequence (at its micro-batch) whose total_bytes still fits a card; 0 when
+// even 1 does not fit; max_seq_len is 0 for convolutional nets, which have no
+// sequence. Capped at the request limits (65536 samples, 2^24 tokens). The
+// planner's evaluator answers them (estimate/evaluation.h, Evaluator::limits_at).
 struct FitLimits {
   int max_micro_batch = 0;
   int max_seq_len = 0;
 };
-FitLimits fit_limits(const ModelSpec& model, const Workload& workload, double capacity_bytes);
 
 // Bytes one transformer layer saves for backward per token, at the workload's
 // precision and sequence length (docs/memory-model.md, "Activations per

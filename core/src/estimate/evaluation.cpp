@@ -96,14 +96,14 @@ Evaluator::Probes& Evaluator::probes_for(const Workload& w) {
 
 namespace {
 
-// fit_limits' bisection (largest_fitting.h, the same probes in the same order)
-// on totals that may come from a cache.
+// The reverse questions' bisection (largest_fitting.h, the same probes in the
+// same order as the tests' plain oracle) on totals that may come from a cache.
 template <class Total>
 int largest_fitting_total(int limit, double capacity_bytes, Total total) {
   return largest_fitting(limit, [&](int v) { return total(v) <= capacity_bytes; });
 }
 
-// The request limits (gpuplan/limits.h) fit_limits caps the searches at (memory.h FitLimits).
+// The request limits (gpuplan/limits.h) the searches are capped at (memory.h FitLimits).
 constexpr int kMaxMicroBatch = int(limit::micro_batch.max);
 constexpr int kMaxSeqLen = int(limit::seq_len.max);
 

@@ -77,7 +77,7 @@ class Evaluator {
   double run_hours_at(size_t gpu_index, int count);
 
   // Largest micro-batch and sequence that fit `capacity_bytes` at `count`:
-  // the same bisections as fit_limits (memory.h), with the same result, but
+  // the same bisections as a plain search (tests/core/fit_limits_oracle.h), with the same result, but
   // cards of the same size share one search and cards of different sizes share
   // the memory estimates of the probes their searches have in common.
   const FitLimits& limits_at(int count, double capacity_bytes);

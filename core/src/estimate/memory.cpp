@@ -12,9 +12,7 @@
 
 #include "estimate/cnn_architecture.h"
 #include "estimate/diffusion.h"
-#include "gpuplan/limits.h"
 #include "gpuplan/model_arithmetic.h"
-#include "estimate/largest_fitting.h"
 #include "estimate/objective.h"
 #include "estimate/optimizer_states.h"
 #include "estimate/vlm.h"
@@ -590,23 +588,6 @@ MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated) {
   MemoryEstimate e;
   for (auto& c : allocated) add(e, c.id.c_str(), c.bytes);
   return finish(e);
-}
-
-FitLimits fit_limits(const ModelSpec& m, const Workload& w, double capacity_bytes) {
-  FitLimits out;
-  Workload probe = w;
-  out.max_micro_batch = largest_fitting(int(limit::micro_batch.max), [&](int b) {
-    probe.micro_batch = b;
-    return estimate_memory(m, probe).total_bytes <= capacity_bytes;
-  });
-  if (m.kind != ModelKind::cnn) {
-    probe = w;
-    out.max_seq_len = largest_fitting(int(limit::seq_len.max), [&](int s) {
-      probe.seq_len = s;
-      return estimate_memory(m, probe).total_bytes <= capacity_bytes;
-    });
-  }
-  return out;
 }
 
 namespace {
