@@ -39,10 +39,18 @@ inline constexpr double kDefaultHeadroom = 0.3;
 
 MemoryEstimate estimate_memory(const ModelSpec& model, const Workload& workload);
 
-// Composition (the objective, VLM and pipeline estimators build on the plain
-// estimate): the live-tensor components of an estimate, without the
-// allocator's reserve and the CUDA context; and the estimate made of such
-// components, with that reserve and context added once.
+// Composition. estimate_memory above picks the composition a request needs
+// (a VLM's tower and decoder: estimate/vlm.h; DPO / GRPO / PPO: estimate/
+// objective.h) or the one-model estimate below; the compositions build on the
+// one-model estimate and never call estimate_memory back.
+// One model (a decoder, encoder, encoder-decoder or CNN) training with SFT or
+// inferring, before any baseline calibration.
+MemoryEstimate model_memory(const ModelSpec& model, const Workload& workload);
+// The estimate re-anchored on the user's measured peak (workload.memory_scale).
+MemoryEstimate calibrated_memory(MemoryEstimate estimate, const Workload& workload);
+// The live-tensor components of an estimate, without the allocator's reserve
+// and the CUDA context; and the estimate made of such components, with that
+// reserve and context added once.
 std::vector<MemoryComponent> allocated_components(const MemoryEstimate& estimate);
 MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated);
 // What a training job keeps between steps, on the busiest GPU: weights (and

@@ -605,14 +605,11 @@ MemoryEstimate rescaled(MemoryEstimate e, double scale) {
   return e;
 }
 
-MemoryEstimate estimate_unscaled(const ModelSpec& m, const Workload& w) {
+}  // namespace
+
+MemoryEstimate model_memory(const ModelSpec& m, const Workload& w) {
   MemoryEstimate e;
-  // Hooks (docs/objectives.md, docs/vlm.md): each composes plain estimates.
-  if (m.kind == ModelKind::vlm) {
-    e = vlm_memory(m, w);
-  } else if (w.mode == Mode::train && w.objective != Objective::sft && m.kind != ModelKind::cnn) {
-    e = objective_memory(m, w);
-  } else if (m.kind == ModelKind::cnn) {
+  if (m.kind == ModelKind::cnn) {
     e = cnn_memory(m, w);
   } else {
     const ModelShapes s = model_shapes(m);
@@ -622,13 +619,25 @@ MemoryEstimate estimate_unscaled(const ModelSpec& m, const Workload& w) {
   return e;
 }
 
-}  // namespace
-
-MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
-  MemoryEstimate e = estimate_unscaled(m, w);
+MemoryEstimate calibrated_memory(MemoryEstimate e, const Workload& w) {
   if (w.memory_scale > 0 && w.memory_scale != 1) e = rescaled(e, w.memory_scale);
   e.scale = w.memory_scale > 0 ? w.memory_scale : 1;
   return e;
+}
+
+MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
+  MemoryEstimate e;
+  // Compositions (docs/vlm.md, docs/objectives.md) sit above the one-model
+  // estimate and build on it; none calls back here.
+  if (m.kind == ModelKind::vlm) {
+    e = vlm_memory(m, w);
+  } else if (has_objective_phases(m, w)) {
+    e = objective_memory(m, w);
+  } else {
+    e = model_memory(m, w);
+  }
+  e.trainable_params = trainable_params(m, w);
+  return calibrated_memory(e, w);
 }
 
 double memory_baseline_scale(const ModelSpec& m, const Workload& w, int count, double measured_bytes) {

@@ -720,10 +720,15 @@ double peak_tflops_for(const Gpu& gpu, const Workload& workload, ComputeUnit* un
 
 Throughput estimate_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int gpu_count) {
   const int n = std::max(1, gpu_count);
-  // Hooks (docs/vlm.md, docs/objectives.md): each composes plain estimates.
+  // Compositions (docs/vlm.md, docs/objectives.md) sit above the one-model
+  // estimate and build on it; none calls back here.
   if (m.kind == ModelKind::vlm) return vlm_throughput(m, w, g, n);
-  if (w.mode == Mode::train && w.objective != Objective::sft && m.kind != ModelKind::cnn)
-    return objective_throughput(m, w, g, n);
+  if (has_objective_phases(m, w)) return objective_throughput(m, w, g, n);
+  return model_throughput(m, w, g, n);
+}
+
+Throughput model_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int gpu_count) {
+  const int n = std::max(1, gpu_count);
   Throughput t = w.mode == Mode::infer ? infer_throughput(m, w, g, n) : train_throughput(m, w, g, n);
   t.fp32_peak_tflops = g.tflops.fp32;
   if (!(t.samples_per_s > 0) || !std::isfinite(t.samples_per_s) || !std::isfinite(t.utilization)) {
