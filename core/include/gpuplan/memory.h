@@ -44,10 +44,9 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const Workload& workload)
 // objective.h) or the one-model estimate below; the compositions build on the
 // one-model estimate and never call estimate_memory back.
 // One model (a decoder, encoder, encoder-decoder or CNN) training with SFT or
-// inferring, before any baseline calibration.
+// inferring, before the baseline calibration (workload.memory_scale), which
+// estimate_memory applies once to the whole composed estimate.
 MemoryEstimate model_memory(const ModelSpec& model, const Workload& workload);
-// The estimate re-anchored on the user's measured peak (workload.memory_scale).
-MemoryEstimate calibrated_memory(MemoryEstimate estimate, const Workload& workload);
 // The live-tensor components of an estimate, without the allocator's reserve
 // and the CUDA context; and the estimate made of such components, with that
 // reserve and context added once.

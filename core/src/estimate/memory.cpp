@@ -619,12 +619,6 @@ MemoryEstimate model_memory(const ModelSpec& m, const Workload& w) {
   return e;
 }
 
-MemoryEstimate calibrated_memory(MemoryEstimate e, const Workload& w) {
-  if (w.memory_scale > 0 && w.memory_scale != 1) e = rescaled(e, w.memory_scale);
-  e.scale = w.memory_scale > 0 ? w.memory_scale : 1;
-  return e;
-}
-
 MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
   MemoryEstimate e;
   // Compositions (docs/vlm.md, docs/objectives.md) sit above the one-model
@@ -637,7 +631,10 @@ MemoryEstimate estimate_memory(const ModelSpec& m, const Workload& w) {
     e = model_memory(m, w);
   }
   e.trainable_params = trainable_params(m, w);
-  return calibrated_memory(e, w);
+  // The user's measured peak re-anchors the whole estimate, once.
+  if (w.memory_scale > 0 && w.memory_scale != 1) e = rescaled(e, w.memory_scale);
+  e.scale = w.memory_scale > 0 ? w.memory_scale : 1;
+  return e;
 }
 
 double memory_baseline_scale(const ModelSpec& m, const Workload& w, int count, double measured_bytes) {

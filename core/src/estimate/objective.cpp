@@ -120,7 +120,7 @@ Workload policy_step_workload(const Workload& w) {
 MemoryEstimate objective_memory(const ModelSpec& m, const Workload& w) {
   const Workload t = policy_step_workload(w);
   // Training phase: the policy's step, plus what stays beside it.
-  std::vector<MemoryComponent> train = allocated_components(calibrated_memory(model_memory(m, t), t));
+  std::vector<MemoryComponent> train = allocated_components(model_memory(m, t));
   std::vector<MemoryComponent> beside;
   if (holds_reference_copy(w)) add(beside, "reference_model", frozen_copy_bytes(w, m.params));
   if (w.objective == Objective::ppo) {
@@ -136,8 +136,7 @@ MemoryEstimate objective_memory(const ModelSpec& m, const Workload& w) {
     // A colocated vLLM keeps its own weights and KV cache for the whole run
     // (gpu_memory_utilization is claimed at start-up): the least share that
     // holds this rollout batch.
-    const Workload r = rollout_workload(w);
-    const std::vector<MemoryComponent> engine = allocated_components(calibrated_memory(model_memory(m, r), r));
+    const std::vector<MemoryComponent> engine = allocated_components(model_memory(m, rollout_workload(w)));
     add(beside, "rollout_engine", sum(engine));
   }
   for (const auto& c : beside) train.push_back(c);

@@ -115,13 +115,12 @@ double vlm_train_flops_per_micro_batch(const ModelSpec& m, const Workload& w) {
 MemoryEstimate vlm_memory(const ModelSpec& m, const Workload& w) {
   const ModelSpec decoder = vlm_decoder(m);
   const Workload d = decoder_workload(m, w);
-  std::vector<MemoryComponent> parts = allocated_components(
-      calibrated_memory(has_objective_phases(decoder, d) ? objective_memory(decoder, d) : model_memory(decoder, d), d));
+  std::vector<MemoryComponent> parts =
+      allocated_components(has_objective_phases(decoder, d) ? objective_memory(decoder, d) : model_memory(decoder, d));
   if (images(w) > 0 && tower_trained(w)) {
     // Trained tower: its own weights, gradients, optimizer states and saved
     // activations, alive beside the decoder's through the step.
-    const Workload t = tower_workload(m, w, true);
-    for (const auto& c : allocated_components(calibrated_memory(model_memory(vlm_tower(m), t), t)))
+    for (const auto& c : allocated_components(model_memory(vlm_tower(m), tower_workload(m, w, true))))
       parts.push_back({"vision_" + c.id, c.bytes});
   } else {
     // Frozen tower: its weights only. It runs without recording a graph
