@@ -59,14 +59,15 @@ const OptimizerStates& optimizer_states(Optimizer optimizer);
 
 // Bytes of optimizer state held per trainable parameter, with unquantized
 // states in `state_bytes` (4, or 2 for bf16-true; the adapter's dtype for
-// LoRA). What memory.cpp adds as the `optimizer` component.
+// LoRA). What the memory model adds as the `optimizer` component.
 double optimizer_state_bytes_per_param(Optimizer optimizer, double state_bytes, const ModelSpec& model);
 
 // Bytes read and written per trainable parameter by one optimizer step: the
 // weight update (read p and g, write p: 3 x 4 bytes with fp32 master
 // weights), each full state read and written, and the half copies; every
 // figure halved under bf16-true, where all of them are bf16. What
-// throughput.cpp divides by the memory bandwidth.
+// the training step's time (throughput_training.cpp) divides by the memory
+// bandwidth.
 double optimizer_step_bytes_per_param(Optimizer optimizer, Precision precision);
 
 }  // namespace gpuplan
