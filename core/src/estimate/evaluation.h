@@ -151,6 +151,20 @@ class Evaluator {
   std::vector<std::deque<Choice>> choices_;  // per catalog GPU
   std::vector<int> machine_gpus_;            // per catalog GPU: the largest machine sold
   FitChoice search(size_t gpu_index, int count, FitChanges may_change);
+  // The search's steps (evaluation.cpp): the shardings it tries, each
+  // sharding's options over a chain of workload changes, and the choice.
+  struct FitOption {
+    Workload workload;
+    Fit fit;
+  };
+  struct FitScan {
+    std::vector<FitOption> comfortable, tight;
+    size_t best_comfortable = 0, best_tight = 0;
+  };
+  std::vector<Sharding> shardings_to_try(int count);
+  void consider(FitScan& scan, const std::vector<Workload>& steps, const Workload& w, const Workload& base,
+                double capacity);
+  void choose(FitChoice& out, const FitScan& scan, size_t gpu_index, int count);
 
 };
 
