@@ -27,7 +27,7 @@ inline constexpr int kMaxGpusSearched = 64;
 // measured error: 29.5 % at the 90th percentile of |error| over its 70
 // published measurements (docs/memory-model.md, "Validation"), so a
 // comfortable fit holds in about nine cases of ten where the estimate errs
-// low; it is also the seeds' rule of thumb ("留 30% 余量"). `tight`: the
+// low; it is also the common rule of thumb of leaving 30 % spare. `tight`: the
 // estimate fits but not with the headroom: valid, flagged, and chosen only
 // when no comfortable option costs about the same. `no`: it does not fit.
 enum class Fit { comfortable, tight, no };

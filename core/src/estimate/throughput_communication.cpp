@@ -22,7 +22,7 @@ double link_bytes_per_s(const Gpu& g, int n, int machine_gpus) {
                            (g.segment == Segment::consumer ? kPcieHostStagedEfficiency : kPcieP2pEfficiency);
   // A ring across machines runs at its slowest hop: the network, or the link
   // inside a machine where that is slower (a GeForce host's host-staged PCIe
-  // is below 100 Gb/s). Inter-node is never faster than intra-node (issue #13).
+  // is below 100 Gb/s). Inter-node is never faster than intra-node.
   if (n > std::max(1, machine_gpus)) return std::min(kInterNodeBytesPerS, intra);
   return intra;
 }

@@ -269,7 +269,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->integer(limit::gpus)) w.gpus = *v;
     if (auto v = r->spelled("sharding", kShardingSpellings)) {
       w.sharding = *v;
-      w.sharding_requested = true;  // the planner keeps it (issue #13)
+      w.sharding_requested = true;  // the planner keeps it
     }
     if (auto v = r->boolean("cpu_offload")) w.cpu_offload = *v;
     // Memory fields (docs/api.md, "Memory fields").
@@ -576,7 +576,7 @@ Locale request_locale(std::string_view json_text) { return sniff_locale(json_tex
 
 Result<Request> parse_request(std::string_view json_text, const Catalog& catalog) {
   // From the raw text first: the size, depth and syntax errors come before
-  // any parsed locale could (issue #20).
+  // any parsed locale could.
   // A text over the limit is refused by its size: its locale is read from
   // its first bytes, as the front ends that refuse it before reading it all.
   Locale locale = sniff_locale(json_text.substr(0, kMaxRequestBytes));
