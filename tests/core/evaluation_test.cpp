@@ -1,5 +1,5 @@
 // The evaluator's shared fit-limit searches (core/src/estimate/evaluation.cpp) must give
-// exactly what fit_limits (memory.cpp) gives for every card size: sharing the
+// exactly what the plain oracle (fit_limits_oracle.h) gives for every card size: sharing the
 // probes across card sizes is a saving of time, never a change of result.
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "estimate/evaluation.h"
+#include "fit_limits_oracle.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/request.h"
 
@@ -29,7 +30,7 @@ void expect_limits_match_fit_limits(const std::string& request_json) {
     // order unlike a single search's.
     std::vector<double> order(capacities.rbegin(), capacities.rend());
     for (double capacity : order) {
-      const FitLimits want = fit_limits(request.value().model, e.workload_at(count), capacity);
+      const FitLimits want = test::fit_limits(request.value().model, e.workload_at(count), capacity);
       const FitLimits got = e.limits_at(count, capacity);
       EXPECT_EQ(got.max_micro_batch, want.max_micro_batch) << request_json << " count " << count << " capacity " << capacity;
       EXPECT_EQ(got.max_seq_len, want.max_seq_len) << request_json << " count " << count << " capacity " << capacity;

@@ -58,6 +58,32 @@ TEST(MemoryBaseline, MeasuredPeakReanchorsEveryFigure) {
   EXPECT_FALSE(plain["memory"].contains("baseline_scale"));
 }
 
+// A composed estimate (DPO's policy step and reference, a VLM's tower and
+// decoder) is calibrated once, like a plain one: on the measured
+// configuration the answer is the measurement, not the parts scaled twice.
+TEST(MemoryBaseline, ComposedEstimatesAreCalibratedOnce) {
+  const nlohmann::json dpo = {{"locale", "en"},
+                              {"model", {{"preset", "llama-3.1-8b"}}},
+                              {"workload", {{"method", "lora"}, {"objective", "dpo"}, {"micro_batch", 1},
+                                            {"seq_len", 1024}, {"grad_checkpointing", true}}}};
+  const nlohmann::json vlm = {{"locale", "en"},
+                              {"model", {{"preset", "qwen2.5-vl-7b"}}},
+                              {"workload", {{"method", "lora"}, {"micro_batch", 1}, {"seq_len", 1024},
+                                            {"grad_checkpointing", true}}}};
+  for (const nlohmann::json& plain_request : {dpo, vlm}) {
+    const nlohmann::json plain = test::run(plain_request);
+    ASSERT_TRUE(plain.contains("memory")) << plain.dump();
+    const double estimated = plain["memory"]["per_gpu"]["total_bytes"].get<double>();
+    const double measured = kContext + 1.2 * (estimated - kContext);
+    nlohmann::json q = plain_request;
+    q["baseline"] = {{"gpu", "rtx-4090"}, {"memory_bytes", measured}};
+    const nlohmann::json anchored = test::run(q);
+    ASSERT_TRUE(anchored.contains("memory")) << anchored.dump();
+    EXPECT_NEAR(anchored["memory"]["baseline_scale"].get<double>(), 1.2, 1e-9) << plain_request.dump();
+    EXPECT_NEAR(anchored["memory"]["per_gpu"]["total_bytes"].get<double>(), measured, 1) << plain_request.dump();
+  }
+}
+
 TEST(MemoryBaseline, FitLimitsFollowTheMeasuredPeak) {
   nlohmann::json q = request();
   const double estimated = test::run(q)["memory"]["per_gpu"]["total_bytes"].get<double>();

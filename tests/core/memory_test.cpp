@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuplan/memory.h"
+#include "fit_limits_oracle.h"
 #include "gpuplan/request.h"
 #include "test_support.h"
 

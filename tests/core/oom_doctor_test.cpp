@@ -75,7 +75,7 @@ TEST(OomDoctorTips, MixedPrecisionSpeedupIsReportedForFp32OnTensorCoreCards) {
 // An inference remedy names what an inference user changes.
 // transformers' generate (the eager stack) prefills the whole batch at once:
 // 32 x 2048 tokens do not fit a 24 GB card (a serving engine's step of
-// 8192 tokens would: memory.cpp, inference_memory).
+// 8192 tokens would: memory_inference.cpp, inference_memory).
 TEST(OomDoctorTexts, InferenceRemediesSpeakOfInference) {
   for (const char* locale : {"en", "zh-CN"}) {
     nlohmann::json r = run(nlohmann::json::parse(std::string(R"({"locale":")") + locale + R"(","model":{"preset":"qwen2.5-7b"},"workload":{"mode":"infer","precision":"bf16","micro_batch":32,"seq_len":2048},"hardware":{"gpu":"rtx-4090"}})"));

@@ -195,7 +195,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     history.replaceState(null, '', `${location.pathname}${location.search}${encodeHash(this.state)}`);
   }
 
-  // A link opened or edited while the page is open (issue #20, item 9): a
+  // A link opened or edited while the page is open: a
   // broken one is said and replaced by the state's own; a good one is shown.
   private hashChanged(): void {
     if (this.labFromHash()) {
@@ -338,7 +338,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     const file = 'gpuplan-prices-backup.json';
     switch (n.kind) {
       case 'loaded': {
-        // One notice (issue #20, item 7): the upgrade, then each reason a quote was set aside.
+        // One notice: the upgrade, then each reason a quote was set aside.
         const parts: string[] = [];
         if (n.from !== undefined) parts.push(t('notice.migrated', { from: n.from, n: n.kept }));
         const aside = setAsideCount(n.setAside);
@@ -665,8 +665,8 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
       h('a', { class: 'skip', href: '#results' }, t('skip')),
       this.header(),
       notes,
-      // The headline first in the document: on a phone it is above the form
-      // (issue #16 item 7); on a wide screen it sits atop the results column.
+      // The headline first in the document: on a phone it is above the form;
+      // on a wide screen it sits atop the results column.
       h('main', { class: 'layout' }, summary, inputs, h('div', { class: 'side', id: 'results', tabindex: -1 }, results)),
       spoken,
       this.footer());

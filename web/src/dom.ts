@@ -1,6 +1,6 @@
 // The only way this page builds DOM. Children are Nodes or text: strings become
 // Text nodes, so anything a user, a URL or an imported file supplies is shown
-// as text and can never become markup (issue #7: no innerHTML anywhere).
+// as text and can never become markup (no innerHTML anywhere).
 // Attributes go through setAttribute except `style`, which is refused: the CSP
 // forbids inline style attributes, so widths are set through the CSSOM instead.
 //

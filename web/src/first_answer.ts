@@ -1,4 +1,4 @@
-// The first figure's question, and its answers for a fresh page (issue #16:
+// The first figure's question, and its answers for a fresh page (the
 // first figure within 200 ms from file://). The page shows the memory figure
 // before the rest, from the planner's quickest question (figureQuestion). A
 // fresh page opens on one form in each language (defaultState), so the build

@@ -138,7 +138,7 @@ export function ageDays(asOf: unknown, now: Date): number | null {
   return Math.max(0, Math.floor((now.getTime() - d.getTime()) / 86_400_000));
 }
 
-// Issue #14: a price older than six months is to be checked on the platform.
+// A price older than six months is to be checked on the platform.
 export const STALE_MONTHS = 6;
 export function isStale(asOf: unknown, now: Date): boolean {
   const d = parseAsOf(asOf);
@@ -153,7 +153,7 @@ export function isStale(asOf: unknown, now: Date): boolean {
 // English, with local file names or tags like "(S18)"). The page shows only
 // the site a student can open (github.com/owner/repo, or the host), or says
 // the figure is unverified; never a file name, a tag or a note in the other
-// language (issue #16 item 4, issue #14).
+// language.
 const HOST = /\b((?:[a-z0-9-]+\.)+(?:com|cn|net|org|io|ai|app|co|dev|edu|gov|sh|info|tech|cloud|xyz))((?:\/[A-Za-z0-9_~-]+)*)/i;
 export type SourceLabel = { kind: 'site'; site: string } | { kind: 'seed' } | { kind: 'unverified' };
 export function sourceLabel(source: unknown): SourceLabel {

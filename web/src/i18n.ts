@@ -10,7 +10,7 @@ export type Catalogs = Record<Lang, Record<MessageKey, string>>;
 // Filled by main.ts before anything renders. main.ts imports the catalogs
 // after the rest of the page, so the bundle carries them at its end, after
 // the code that names their keys: that order gzips 0.6 KiB smaller than the
-// catalogs between the page's modules (docs/performance-log.md, issue #7).
+// catalogs between the page's modules (docs/performance-log.md).
 const CATALOGS = {} as Catalogs;
 export function setCatalogs(catalogs: Catalogs): void {
   Object.assign(CATALOGS, catalogs);

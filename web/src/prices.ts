@@ -27,10 +27,10 @@ export type SetAside = Partial<Record<Reason, number>>;
 
 // At most this many quotes are kept: one person's quotes are a few dozen,
 // and every one travels in each plan() request (a list of 40 000 made the
-// request too large to plan, issue #20 item 6).
+// request too large to plan).
 export const MAX_QUOTES = 500;
 
-// One notice per load (issue #20, item 7): what was upgraded, what was set
+// One notice per load: what was upgraded, what was set
 // aside and why, and where the original went.
 export type Notice =
   // backupKey: where the set-aside entries went (null: none needed, or inPlace:
@@ -109,7 +109,7 @@ function v1to2(doc: Record<string, unknown>): Record<string, unknown> | null {
     return { platform, gpu, per_gpu_hour: value, currency: 'CNY', billing: 'on-demand' };
   }) };
 }
-// File schema 2 -> 3: a file can also carry named projects (issue #19).
+// File schema 2 -> 3: a file can also carry named projects.
 function v2to3(doc: Record<string, unknown>): Record<string, unknown> | null {
   return Array.isArray(doc.quotes) ? { ...doc, schema: 3, projects: [] } : null;
 }

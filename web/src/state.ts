@@ -175,8 +175,8 @@ export function stageRuns(s: StageState): number {
 // One stage changed, the others as they are in `s`. Always applied to the
 // state as it is when the edit happens (App.set's updater form), never to a
 // copy a view kept from its last render: the stage fields are not re-rendered
-// on every edit, and a kept copy silently undid the earlier edits (issue #16,
-// defect 1: 3 -> 5 seeds, then 4 ablations, planned 24 runs instead of 40).
+// on every edit, and a kept copy silently undid the earlier edits
+// (3 -> 5 seeds, then 4 ablations, planned 24 runs instead of 40).
 export function withStage(s: State, stage: StageState['stage'], patch: Partial<StageState>): State['stages'] {
   return s.stages.map((x) => (x.stage === stage ? { ...x, ...patch, stage: x.stage } : x));
 }

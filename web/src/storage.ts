@@ -8,7 +8,7 @@
 // overwrite it; when even that copy does not fit, the value stays where it is
 // and the key is locked for the session, so no write replaces it.
 //
-// Backups are bounded (issue #20, item 2): an identical value is backed up
+// Backups are bounded: an identical value is backed up
 // once, at most BACKUPS_PER_KEY are kept per key (oldest dropped first), and a
 // value over BACKUP_MAX_CHARS is not copied (it stays in place, locked).
 

@@ -1,4 +1,4 @@
-// What the page remembers of the user's work (issue #19): the last inputs,
+// What the page remembers of the user's work: the last inputs,
 // restored when the page opens without a share link, and the named projects.
 // Both are versioned documents in localStorage (storage.ts); a state read
 // back is untrusted and goes through sanitize() like a share link's.

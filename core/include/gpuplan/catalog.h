@@ -148,7 +148,7 @@ struct EducationProgram {
 // prices (low <= typical <= high). `queue_priority`: a centre that prices by
 // queue priority (PKU's low / normal / high QOS): low, typical and high are
 // the low-, normal- and high-priority queues' rates, strictly rising, and the
-// planner's campus advice quotes them (issue #14, item 6).
+// planner's campus advice quotes them.
 enum class RatePricedBy { range, queue_priority };
 inline constexpr Spelling<RatePricedBy> kRatePricedBySpellings[] = {
     {RatePricedBy::range, "range"}, {RatePricedBy::queue_priority, "queue_priority"}};
@@ -167,7 +167,7 @@ struct ReferenceRate {
   Text note;
 };
 
-// How a platform bills beyond the hourly price (issue #14). Every rule is
+// How a platform bills beyond the hourly price. Every rule is
 // nullopt where no source states it: the planner says "unknown" then, and
 // never prices an unknown rule at zero. Amounts are in the platform's
 // `currency`.
@@ -226,7 +226,7 @@ struct Platform {
   // with 0 (3600 for the granularity) standing for unknown.
   BillingRules rules;
 
-  // Machines, not counts (issue #13): what one rented machine carries and
+  // Machines, not counts: what one rented machine carries and
   // whether several can be joined for one job (catalog `machines`; by
   // default 1 to 8 cards of one machine, joined only where `joinable` says
   // so: clouds with a stated network, campus clusters).
@@ -244,7 +244,7 @@ struct ExchangeRate {
 
 // The electricity tariff rent-or-buy charges a bought card's power at when
 // the request gives none (`buy.electricity_per_kwh`): catalog/meta.json
-// `electricity`, with its source, date and confidence (issue #17).
+// `electricity`, with its source, date and confidence.
 struct ElectricityTariff {
   double per_kwh = 0;      // in `currency`
   std::string currency;
@@ -271,7 +271,7 @@ struct Catalog {
 // source, required (the CLI, the Node module, `gpuplan catalog`). `page`: the
 // page's module leaves out the provenance prose the page never shows (GPU and
 // model sources and notes, platform prose the page does not render), to keep
-// the page within its weight budget (issue #7, docs/performance.md); the page
+// the page within its weight budget (docs/performance.md); the page
 // says where those sources are. A page copy is only ever made from a catalog
 // already validated in full (tools/catalog_embed.cpp), so its reader accepts
 // the missing prose and nothing else.

@@ -39,10 +39,17 @@ inline constexpr double kDefaultHeadroom = 0.3;
 
 MemoryEstimate estimate_memory(const ModelSpec& model, const Workload& workload);
 
-// Composition (the objective, VLM and pipeline estimators build on the plain
-// estimate): the live-tensor components of an estimate, without the
-// allocator's reserve and the CUDA context; and the estimate made of such
-// components, with that reserve and context added once.
+// Composition. estimate_memory above picks the composition a request needs
+// (a VLM's tower and decoder: estimate/vlm.h; DPO / GRPO / PPO: estimate/
+// objective.h) or the one-model estimate below; the compositions build on the
+// one-model estimate and never call estimate_memory back.
+// One model (a decoder, encoder, encoder-decoder or CNN) training with SFT or
+// inferring, before the baseline calibration (workload.memory_scale), which
+// estimate_memory applies once to the whole composed estimate.
+MemoryEstimate model_memory(const ModelSpec& model, const Workload& workload);
+// The live-tensor components of an estimate, without the allocator's reserve
+// and the CUDA context; and the estimate made of such components, with that
+// reserve and context added once.
 std::vector<MemoryComponent> allocated_components(const MemoryEstimate& estimate);
 MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated);
 // What a training job keeps between steps, on the busiest GPU: weights (and
@@ -61,14 +68,14 @@ double memory_baseline_scale(const ModelSpec& model, const Workload& workload, i
 
 // Reverse questions (docs/api.md, gpus[].max_micro_batch / max_seq_len): the
 // largest micro-batch (at the workload's sequence length) and the longest
-// sequence (at its micro-batch) whose total_bytes still fits capacity_bytes.
-// 0 when even 1 does not fit; max_seq_len is 0 for convolutional nets, which
-// have no sequence. Capped at the request limits (65536 samples, 2^24 tokens).
+// sequence (at its micro-batch) whose total_bytes still fits a card; 0 when
+// even 1 does not fit; max_seq_len is 0 for convolutional nets, which have no
+// sequence. Capped at the request limits (65536 samples, 2^24 tokens). The
+// planner's evaluator answers them (estimate/evaluation.h, Evaluator::limits_at).
 struct FitLimits {
   int max_micro_batch = 0;
   int max_seq_len = 0;
 };
-FitLimits fit_limits(const ModelSpec& model, const Workload& workload, double capacity_bytes);
 
 // Bytes one transformer layer saves for backward per token, at the workload's
 // precision and sequence length (docs/memory-model.md, "Activations per

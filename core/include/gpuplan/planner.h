@@ -1,4 +1,4 @@
-// The planning section (contract "Planning section", issue 5): from the
+// The planning section (contract "Planning section"): from the
 // experiment's stages to a GPU, count, platform and billing option per stage,
 // their cost, the budget split and what to change when it does not fit.
 // Every choice carries its reason; the policy follows the seed articles and is

@@ -81,13 +81,13 @@ struct SpotEstimate {
 SpotEstimate estimate_spot(double work_seconds, double checkpoint_seconds, double restart_seconds,
                            double interruptions_per_hour);
 
-// ---- One rental, priced (issue #17 item 2: one pricing path). The planner's
+// ---- One rental, priced (one pricing path). The planner's
 // every candidate and each gpus[] row's `cost` come from price_rental, so the
 // GPU table and the plan cannot disagree on the same card, platform and billing.
 
 // One rental's start: create the instance, load the image, mount the data.
-// Seed 000 puts fixing an environment at "通常半小时内"; with a saved image
-// (seed 003) it is minutes. A quarter hour is billed per rental.
+// Fixing an environment by hand usually takes under half an hour; with a
+// saved image it is minutes. A quarter hour is billed per rental.
 inline constexpr double kSetupHours = 0.25;
 // Checkpoints are written to the instance's cloud disk. Alibaba Cloud ESSD PL0
 // gives up to 180 MB/s and PL1 350 MB/s (help.aliyun.com/document_detail/122389,

@@ -57,6 +57,10 @@ struct Throughput {
 
 Throughput estimate_throughput(const ModelSpec& model, const Workload& workload, const Gpu& gpu,
                                int gpu_count);
+// One model (no VLM tower, no DPO / GRPO / PPO phases): what the compositions
+// (estimate/vlm.h, estimate/objective.h) build on; estimate_throughput picks
+// a composition or this, and no composition calls estimate_throughput back.
+Throughput model_throughput(const ModelSpec& model, const Workload& workload, const Gpu& gpu, int gpu_count);
 
 // Whether a generating model whose weights are split across several GPUs
 // runs tensor-parallel (vLLM, compiled stacks: every layer on every card at

@@ -96,14 +96,14 @@ Evaluator::Probes& Evaluator::probes_for(const Workload& w) {
 
 namespace {
 
-// fit_limits' bisection (largest_fitting.h, the same probes in the same order)
-// on totals that may come from a cache.
+// The reverse questions' bisection (largest_fitting.h, the same probes in the
+// same order as the tests' plain oracle) on totals that may come from a cache.
 template <class Total>
 int largest_fitting_total(int limit, double capacity_bytes, Total total) {
   return largest_fitting(limit, [&](int v) { return total(v) <= capacity_bytes; });
 }
 
-// The request limits (gpuplan/limits.h) fit_limits caps the searches at (memory.h FitLimits).
+// The request limits (gpuplan/limits.h) the searches are capped at (memory.h FitLimits).
 constexpr int kMaxMicroBatch = int(limit::micro_batch.max);
 constexpr int kMaxSeqLen = int(limit::seq_len.max);
 
@@ -197,18 +197,58 @@ bool tensor_parallel_divides(const ModelSpec& m, int count) {
   return m.heads % count == 0 && (kv % count == 0 || count % kv == 0);
 }
 
+struct FitSteps {
+  std::vector<Workload> steps, batch_first;
+};
+
+// The workload changes, cumulative, in their two orders (Evaluator::search).
+FitSteps change_steps(const Workload& base, const ModelSpec& model, FitChanges changes) {
+  FitSteps out{{base}, {base}};
+  if (changes == FitChanges::none) return out;
+  std::vector<Workload>& steps = out.steps;
+  std::vector<Workload>& batch_first = out.batch_first;
+  Workload w = base;
+  if (!w.grad_checkpointing) {
+    w.grad_checkpointing = true;
+    steps.push_back(w);
+  }
+  // Before the smaller micro-batch: it costs no step time (the kernel is
+  // if anything faster). A fused cross-entropy (Liger, flash-attn's xentropy): the same loss
+  // without the fp32 logits, so the same numbers (memory_activations.cpp,
+  // logit_element_bytes); only a language model's loss has logits to save.
+  if (w.loss == Loss::standard &&
+      (model.kind == ModelKind::decoder || model.kind == ModelKind::encoder_decoder)) {
+    w.loss = Loss::fused;
+    steps.push_back(w);
+  }
+  for (int d : smaller_divisors(base.micro_batch)) {
+    Workload b = base;
+    b.grad_accumulation = base.grad_accumulation * (base.micro_batch / d);
+    b.micro_batch = d;
+    w.grad_accumulation = b.grad_accumulation;
+    w.micro_batch = d;
+    steps.push_back(w);
+    if (!base.grad_checkpointing) batch_first.push_back(b);
+  }
+  // 8-bit states save memory only where the optimizer holds much: a full
+  // fine-tune (an adapter's states are a few hundred MB at most). They move
+  // the numbers (Dettmers et al. 2022 report parity, not identity), so
+  // they come last and only where the stage allows it.
+  if (changes == FitChanges::any && w.optimizer == Optimizer::adamw && w.method == Method::full) {
+    w.optimizer = Optimizer::adamw_8bit;
+    steps.push_back(w);
+  }
+  return out;
+}
+
 }  // namespace
 
 static void describe_changes(FitChoice& out, const Workload& w0);
 
-FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
-  const bool may_change = changes != FitChanges::none;
+// The shardings to try at `count`, least communication first.
+std::vector<Sharding> Evaluator::shardings_to_try(int count) {
   const Workload& w0 = q_.workload;
-  const Gpu& gpu = c_.gpus[gpu_index];
-  const double capacity = gpu.memory_bytes;
   const bool train = w0.mode == Mode::train;
-
-  // The shardings to try, least communication first.
   std::vector<Sharding> shardings;
   if (!train) {
     const Sharding split = workload_at(count).sharding;
@@ -227,141 +267,59 @@ FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
   } else {
     shardings = {Sharding::ddp, Sharding::zero1, Sharding::zero2, Sharding::zero3};
   }
+  return shardings;
+}
 
-  // The workload changes, cumulative, in their order of cost (docs/api.md,
-  // "Making it fit"): each step keeps the previous ones. Two orders: the
-  // recomputation first (it keeps the kernels' size), and the smaller
-  // micro-batch first (it keeps the compute: no recomputed forward pass, so
-  // often faster where the micro-batch is large; Chen et al. 2016 against
-  // Goyal et al. 2017). The time model chooses among what each order finds.
-  Workload base = train ? w0 : workload_at(count);
-  base.gpus = count;
-  base.machine_gpus = machine_gpus_[gpu_index];
-  // (The second order stops at micro-batch 1: the first order's later steps
-  // add the memory savers to the smaller batches.)
-  std::vector<Workload> steps{base}, batch_first{base};
-  if (may_change && train) {
-    Workload w = base;
-    if (!w.grad_checkpointing) {
-      w.grad_checkpointing = true;
-      steps.push_back(w);
-    }
-    // Before the smaller micro-batch: it costs no step time (the kernel is
-    // if anything faster). A fused cross-entropy (Liger, flash-attn's xentropy): the same loss
-    // without the fp32 logits, so the same numbers (memory.cpp,
-    // logit_element_bytes); only a language model's loss has logits to save.
-    if (w.loss == Loss::standard &&
-        (q_.model.kind == ModelKind::decoder || q_.model.kind == ModelKind::encoder_decoder)) {
-      w.loss = Loss::fused;
-      steps.push_back(w);
-    }
-    for (int d : smaller_divisors(base.micro_batch)) {
-      Workload b = base;
-      b.grad_accumulation = base.grad_accumulation * (base.micro_batch / d);
-      b.micro_batch = d;
-      w.grad_accumulation = b.grad_accumulation;
-      w.micro_batch = d;
-      steps.push_back(w);
-      if (!base.grad_checkpointing) batch_first.push_back(b);
-    }
-    // 8-bit states save memory only where the optimizer holds much: a full
-    // fine-tune (an adapter's states are a few hundred MB at most). They move
-    // the numbers (Dettmers et al. 2022 report parity, not identity), so
-    // they come last and only where the stage allows it.
-    if (changes == FitChanges::any && w.optimizer == Optimizer::adamw && w.method == Method::full) {
-      w.optimizer = Optimizer::adamw_8bit;
-      steps.push_back(w);
+// One sharding (and offload) over a chain of steps: the first step that fits
+// comfortably and the first that fits at all, each kept as an option only
+// where it needs fewer changes than every option before it.
+void Evaluator::consider(FitScan& scan, const std::vector<Workload>& steps, const Workload& w, const Workload& base,
+                         double capacity) {
+  size_t first_tight = steps.size(), first_comfortable = steps.size();
+  // Only fewer changes than a lower stage needs can make this one an option.
+  const size_t scanned = std::max(scan.best_comfortable, scan.best_tight);
+  for (size_t k = 0; k < scanned; ++k) {
+    Workload probe = steps[k];
+    probe.sharding = w.sharding;
+    probe.cpu_offload = w.cpu_offload;
+    // ZeRO-Offload's optimizer is DeepSpeedCPUAdam over fp32 states on the
+    // host: bitsandbytes' 8-bit AdamW is a GPU optimizer and does not run
+    // there (and would save no GPU memory), so the offload keeps the
+    // request's optimizer.
+    if (w.cpu_offload) probe.optimizer = base.optimizer;
+    const Fit f = fit_verdict(memory_of(probe).total_bytes, capacity);
+    if (f != Fit::no && first_tight == steps.size()) first_tight = k;
+    if (f == Fit::comfortable) {
+      first_comfortable = k;
+      break;
     }
   }
-
-  // Per sharding: the first step that fits comfortably, and the first that
-  // fits at all. A higher stage is an option only where it needs fewer
-  // changes than every lower one.
-  struct Option {
-    Workload workload;
-    Fit fit;
-  };
-  std::vector<Option> comfortable, tight;
-  size_t best_comfortable = 0, best_tight = 0;
-  auto consider = [&](const std::vector<Workload>& steps, Workload w) {
-    size_t first_tight = steps.size(), first_comfortable = steps.size();
-    // Only fewer changes than a lower stage needs can make this one an option.
-    const size_t scan = std::max(best_comfortable, best_tight);
-    for (size_t k = 0; k < scan; ++k) {
-      Workload probe = steps[k];
-      probe.sharding = w.sharding;
-      probe.cpu_offload = w.cpu_offload;
-      // ZeRO-Offload's optimizer is DeepSpeedCPUAdam over fp32 states on the
-      // host: bitsandbytes' 8-bit AdamW is a GPU optimizer and does not run
-      // there (and would save no GPU memory), so the offload keeps the
-      // request's optimizer.
-      if (w.cpu_offload) probe.optimizer = base.optimizer;
-      const Fit f = fit_verdict(memory_of(probe).total_bytes, capacity);
-      if (f != Fit::no && first_tight == steps.size()) first_tight = k;
-      if (f == Fit::comfortable) {
-        first_comfortable = k;
-        break;
-      }
-    }
-    auto at = [&](size_t k) {
-      Workload out = steps[k];
-      out.sharding = w.sharding;
-      out.cpu_offload = w.cpu_offload;
-      if (w.cpu_offload) out.optimizer = base.optimizer;
-      return out;
-    };
-    if (first_comfortable < best_comfortable) {
-      comfortable.push_back({at(first_comfortable), Fit::comfortable});
-      best_comfortable = first_comfortable;
-    }
-    if (first_tight < best_tight) {
-      tight.push_back({at(first_tight), fit_verdict(memory_of(at(first_tight)).total_bytes, capacity)});
-      best_tight = first_tight;
-    }
-  };
-  for (const std::vector<Workload>* chain : {&steps, &batch_first}) {
-    if (chain->size() < 2 && chain != &steps) continue;
-    best_comfortable = best_tight = chain->size();
-    for (Sharding sh : shardings) {
-      Workload w = base;
-      w.sharding = sh;
-      consider(*chain, w);
-    }
-  }
-  // Last: the optimizer in host memory (DeepSpeed ZeRO-Offload: ZeRO-2 with
-  // the optimizer on the CPU, Ren et al. 2021), where nothing else fits at
-  // all: the step runs at host speed and every gradient crosses PCIe, which
-  // the time model prices. Not on ZeRO-3, where offload also moves the
-  // parameters (ZeRO-Infinity) and every layer's gather would cross PCIe
-  // each pass, a cost the time model does not carry: such a plan would look
-  // far cheaper than it runs.
-  const Sharding offload_stage = count == 1 ? Sharding::none : Sharding::zero2;
-  const bool offload_allowed = !w0.sharding_requested || w0.sharding != Sharding::zero3;
-  if (may_change && train && offload_allowed && !base.cpu_offload && comfortable.empty() && tight.empty()) {
-    Workload w = base;
-    w.sharding = w0.sharding_requested && count > 1 ? shardings.back() : offload_stage;
-    w.cpu_offload = true;
-    best_comfortable = best_tight = steps.size();
-    consider(steps, w);
-  }
-
-  FitChoice out;
-  out.count = count;
-  if (comfortable.empty() && tight.empty()) {
-    // Nothing fits: the request's workload as given, for the figures gpus[]
-    // shows (the planner skips the count and reads none of them).
-    Workload w = base;
-    w.sharding = shardings.empty() ? workload_at(count).sharding : shardings.front();
-    out.workload = w;
-    out.memory = &memory_of(w);
-    if (!may_change) {
-      out.throughput = throughput_at(gpu_index, count);  // the default strategy's speed
-      out.hours = run_hours_at(gpu_index, count);
-    }
+  auto at = [&](size_t k) {
+    Workload out = steps[k];
+    out.sharding = w.sharding;
+    out.cpu_offload = w.cpu_offload;
+    if (w.cpu_offload) out.optimizer = base.optimizer;
     return out;
+  };
+  if (first_comfortable < scan.best_comfortable) {
+    scan.comfortable.push_back({at(first_comfortable), Fit::comfortable});
+    scan.best_comfortable = first_comfortable;
   }
+  if (first_tight < scan.best_tight) {
+    scan.tight.push_back({at(first_tight), fit_verdict(memory_of(at(first_tight)).total_bytes, capacity)});
+    scan.best_tight = first_tight;
+  }
+}
+
+// The fastest option, comfortable first, and a tight one where it is faster
+// still: the planner prices both.
+void Evaluator::choose(FitChoice& out, const FitScan& scan, size_t gpu_index, int count) {
+  const Workload& w0 = q_.workload;
+  const Gpu& gpu = c_.gpus[gpu_index];
+  const std::vector<FitOption>& comfortable = scan.comfortable;
+  const std::vector<FitOption>& tight = scan.tight;
   // The fastest option of a pool by the time model, ties to the earlier (fewer changes).
-  auto fastest = [&](const std::vector<Option>& pool, Throughput& speed) {
+  auto fastest = [&](const std::vector<FitOption>& pool, Throughput& speed) {
     size_t pick = 0;
     std::vector<Throughput> speeds;
     speeds.reserve(pool.size());
@@ -372,7 +330,7 @@ FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
     speed = speeds[pick];
     return pick;
   };
-  const std::vector<Option>& pool = !comfortable.empty() ? comfortable : tight;
+  const std::vector<FitOption>& pool = !comfortable.empty() ? comfortable : tight;
   const size_t pick = fastest(pool, out.throughput);
   out.fit = pool[pick].fit;
   out.workload = pool[pick].workload;
@@ -397,6 +355,78 @@ FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
     }
   }
   describe_changes(out, w0);
+}
+
+FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
+  const bool may_change = changes != FitChanges::none;
+  const Workload& w0 = q_.workload;
+  const Gpu& gpu = c_.gpus[gpu_index];
+  const double capacity = gpu.memory_bytes;
+  const bool train = w0.mode == Mode::train;
+
+  const std::vector<Sharding> shardings = shardings_to_try(count);
+
+  // The workload changes, cumulative, in their order of cost (docs/api.md,
+  // "Making it fit"): each step keeps the previous ones. Two orders: the
+  // recomputation first (it keeps the kernels' size), and the smaller
+  // micro-batch first (it keeps the compute: no recomputed forward pass, so
+  // often faster where the micro-batch is large; Chen et al. 2016 against
+  // Goyal et al. 2017). The time model chooses among what each order finds.
+  Workload base = train ? w0 : workload_at(count);
+  base.gpus = count;
+  base.machine_gpus = machine_gpus_[gpu_index];
+  // (The second order stops at micro-batch 1: the first order's later steps
+  // add the memory savers to the smaller batches.)
+  const FitSteps chains = change_steps(base, q_.model, may_change && train ? changes : FitChanges::none);
+  const std::vector<Workload>& steps = chains.steps;
+  const std::vector<Workload>& batch_first = chains.batch_first;
+
+  // Per sharding: the first step that fits comfortably, and the first that
+  // fits at all. A higher stage is an option only where it needs fewer
+  // changes than every lower one.
+  FitScan scan;
+  for (const std::vector<Workload>* chain : {&steps, &batch_first}) {
+    if (chain->size() < 2 && chain != &steps) continue;
+    scan.best_comfortable = scan.best_tight = chain->size();
+    for (Sharding sh : shardings) {
+      Workload w = base;
+      w.sharding = sh;
+      consider(scan, *chain, w, base, capacity);
+    }
+  }
+  // Last: the optimizer in host memory (DeepSpeed ZeRO-Offload: ZeRO-2 with
+  // the optimizer on the CPU, Ren et al. 2021), where nothing else fits at
+  // all: the step runs at host speed and every gradient crosses PCIe, which
+  // the time model prices. Not on ZeRO-3, where offload also moves the
+  // parameters (ZeRO-Infinity) and every layer's gather would cross PCIe
+  // each pass, a cost the time model does not carry: such a plan would look
+  // far cheaper than it runs.
+  const Sharding offload_stage = count == 1 ? Sharding::none : Sharding::zero2;
+  const bool offload_allowed = !w0.sharding_requested || w0.sharding != Sharding::zero3;
+  if (may_change && train && offload_allowed && !base.cpu_offload && scan.comfortable.empty() && scan.tight.empty()) {
+    Workload w = base;
+    w.sharding = w0.sharding_requested && count > 1 ? shardings.back() : offload_stage;
+    w.cpu_offload = true;
+    scan.best_comfortable = scan.best_tight = steps.size();
+    consider(scan, steps, w, base, capacity);
+  }
+
+  FitChoice out;
+  out.count = count;
+  if (scan.comfortable.empty() && scan.tight.empty()) {
+    // Nothing fits: the request's workload as given, for the figures gpus[]
+    // shows (the planner skips the count and reads none of them).
+    Workload w = base;
+    w.sharding = shardings.empty() ? workload_at(count).sharding : shardings.front();
+    out.workload = w;
+    out.memory = &memory_of(w);
+    if (!may_change) {
+      out.throughput = throughput_at(gpu_index, count);  // the default strategy's speed
+      out.hours = run_hours_at(gpu_index, count);
+    }
+    return out;
+  }
+  choose(out, scan, gpu_index, count);
   return out;
 }
 

@@ -27,7 +27,7 @@ inline constexpr int kMaxGpusSearched = 64;
 // measured error: 29.5 % at the 90th percentile of |error| over its 70
 // published measurements (docs/memory-model.md, "Validation"), so a
 // comfortable fit holds in about nine cases of ten where the estimate errs
-// low; it is also the seeds' rule of thumb ("留 30% 余量"). `tight`: the
+// low; it is also the common rule of thumb of leaving 30 % spare. `tight`: the
 // estimate fits but not with the headroom: valid, flagged, and chosen only
 // when no comfortable option costs about the same. `no`: it does not fit.
 enum class Fit { comfortable, tight, no };
@@ -77,7 +77,7 @@ class Evaluator {
   double run_hours_at(size_t gpu_index, int count);
 
   // Largest micro-batch and sequence that fit `capacity_bytes` at `count`:
-  // the same bisections as fit_limits (memory.h), with the same result, but
+  // the same bisections as a plain search (tests/core/fit_limits_oracle.h), with the same result, but
   // cards of the same size share one search and cards of different sizes share
   // the memory estimates of the probes their searches have in common.
   const FitLimits& limits_at(int count, double capacity_bytes);
@@ -151,6 +151,20 @@ class Evaluator {
   std::vector<std::deque<Choice>> choices_;  // per catalog GPU
   std::vector<int> machine_gpus_;            // per catalog GPU: the largest machine sold
   FitChoice search(size_t gpu_index, int count, FitChanges may_change);
+  // The search's steps (evaluation.cpp): the shardings it tries, each
+  // sharding's options over a chain of workload changes, and the choice.
+  struct FitOption {
+    Workload workload;
+    Fit fit;
+  };
+  struct FitScan {
+    std::vector<FitOption> comfortable, tight;
+    size_t best_comfortable = 0, best_tight = 0;
+  };
+  std::vector<Sharding> shardings_to_try(int count);
+  void consider(FitScan& scan, const std::vector<Workload>& steps, const Workload& w, const Workload& base,
+                double capacity);
+  void choose(FitChoice& out, const FitScan& scan, size_t gpu_index, int count);
 
 };
 

@@ -1,6 +1,6 @@
-// The reverse questions' search, shared by memory.cpp (fit_limits) and
-// evaluation.cpp (the cached probes): both must take the same probes in the
-// same order so their answers are identical.
+// The reverse questions' search, shared by evaluation.cpp (the cached probes)
+// and the tests' plain oracle (tests/core/fit_limits_oracle.h): both take the
+// same probes in the same order, so their answers are identical.
 #pragma once
 
 namespace gpuplan {

@@ -92,6 +92,10 @@ Workload rollout_workload(const Workload& w) {
 
 }  // namespace
 
+bool has_objective_phases(const ModelSpec& m, const Workload& w) {
+  return w.mode == Mode::train && w.objective != Objective::sft && m.kind != ModelKind::cnn;
+}
+
 bool runs_reference(const Workload& w) {
   if (w.objective == Objective::sft) return false;
   if (w.rl.reference >= 0) return w.rl.reference == 1;
@@ -116,7 +120,7 @@ Workload policy_step_workload(const Workload& w) {
 MemoryEstimate objective_memory(const ModelSpec& m, const Workload& w) {
   const Workload t = policy_step_workload(w);
   // Training phase: the policy's step, plus what stays beside it.
-  std::vector<MemoryComponent> train = allocated_components(estimate_memory(m, t));
+  std::vector<MemoryComponent> train = allocated_components(model_memory(m, t));
   std::vector<MemoryComponent> beside;
   if (holds_reference_copy(w)) add(beside, "reference_model", frozen_copy_bytes(w, m.params));
   if (w.objective == Objective::ppo) {
@@ -132,7 +136,7 @@ MemoryEstimate objective_memory(const ModelSpec& m, const Workload& w) {
     // A colocated vLLM keeps its own weights and KV cache for the whole run
     // (gpu_memory_utilization is claimed at start-up): the least share that
     // holds this rollout batch.
-    const std::vector<MemoryComponent> engine = allocated_components(estimate_memory(m, rollout_workload(w)));
+    const std::vector<MemoryComponent> engine = allocated_components(model_memory(m, rollout_workload(w)));
     add(beside, "rollout_engine", sum(engine));
   }
   for (const auto& c : beside) train.push_back(c);
@@ -154,7 +158,7 @@ MemoryEstimate objective_memory(const ModelSpec& m, const Workload& w) {
 
 Throughput objective_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
   const Workload t = policy_step_workload(w);
-  Throughput out = estimate_throughput(m, t, g, n);
+  Throughput out = model_throughput(m, t, g, n);
   if (!(out.step_seconds > 0)) return out;
   const double accumulation = std::max(1, w.grad_accumulation);
   const StepTime& st = out.step;
@@ -167,10 +171,10 @@ Throughput objective_throughput(const ModelSpec& m, const Workload& w, const Gpu
     // Old log-probabilities and values (OpenRLHF make_experience), the critic's
     // update (its network is the policy's but for the head), a reward model's score.
     scoring += 2 * forward + (w.rl.reward_model ? forward : 0);
-    training += estimate_throughput(critic_of(m), t, g, n).step_seconds;
+    training += model_throughput(critic_of(m), t, g, n).step_seconds;
   }
   if (w.objective == Objective::grpo || w.objective == Objective::ppo) {
-    const Throughput gen = estimate_throughput(m, rollout_workload(w), g, 1);
+    const Throughput gen = model_throughput(m, rollout_workload(w), g, 1);
     rollout = gen.step_seconds;
   }
   const double step = training + scoring + rollout;

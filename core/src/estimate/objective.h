@@ -13,6 +13,10 @@ namespace gpuplan {
 // Whether the objective keeps a frozen reference model in memory: its default
 // (DPO, PPO yes; GRPO no) or rl.reference, and never with LoRA / QLoRA, where
 // the base with its adapters disabled is the reference (TRL, PEFT).
+// Whether the request trains with DPO, GRPO or PPO (phases beyond one SFT
+// step): the estimators then compose objective_memory / objective_throughput.
+bool has_objective_phases(const ModelSpec& m, const Workload& w);
+
 bool holds_reference_copy(const Workload& w);
 // Whether a reference forward runs each step at all (a copy, or the base
 // with the adapters disabled).

@@ -89,8 +89,8 @@ double share(const MeasuredRate& r, bool half) {
 // Cards with no row of their own that are the same chip at the same clocks
 // and power as a measured one (catalog/gpus.json: identical datasheet peaks
 // and TDP), differing only in memory size: they take its row. V100 SXM2 32GB
-// and 16GB: one GV100 at 300 W, 15.7 FP32 / 125 tensor TFLOP/s (issue 15:
-// the DeepLearningExamples DGX-1 32GB rows were read at datasheet rate while
+// and 16GB: one GV100 at 300 W, 15.7 FP32 / 125 tensor TFLOP/s
+// (the DeepLearningExamples DGX-1 32GB rows were read at datasheet rate while
 // the 16GB rows of the same tables got the measured 0.89).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kSameChip = {{
     {"v100-sxm2-32g", "v100-sxm2-16g"},

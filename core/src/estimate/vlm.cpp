@@ -1,6 +1,7 @@
 // Vision-language models: the vision tower and projector, then the decoder
-// over text and image tokens. Each part is a plain estimate (memory.cpp,
-// throughput.cpp); this file decides what each part sees. docs/vlm.md.
+// over text and image tokens. Each part is a one-model estimate (model_memory,
+// model_throughput), the decoder's under its objective's composition
+// (objective.h); this file decides what each part sees. docs/vlm.md.
 #include "estimate/vlm.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 
 #include "gpuplan/limits.h"
 #include "gpuplan/model_arithmetic.h"
+#include "estimate/objective.h"
 
 namespace gpuplan {
 namespace {
@@ -111,11 +113,14 @@ double vlm_train_flops_per_micro_batch(const ModelSpec& m, const Workload& w) {
 }
 
 MemoryEstimate vlm_memory(const ModelSpec& m, const Workload& w) {
-  std::vector<MemoryComponent> parts = allocated_components(estimate_memory(vlm_decoder(m), decoder_workload(m, w)));
+  const ModelSpec decoder = vlm_decoder(m);
+  const Workload d = decoder_workload(m, w);
+  std::vector<MemoryComponent> parts =
+      allocated_components(has_objective_phases(decoder, d) ? objective_memory(decoder, d) : model_memory(decoder, d));
   if (images(w) > 0 && tower_trained(w)) {
     // Trained tower: its own weights, gradients, optimizer states and saved
     // activations, alive beside the decoder's through the step.
-    for (const auto& c : allocated_components(estimate_memory(vlm_tower(m), tower_workload(m, w, true))))
+    for (const auto& c : allocated_components(model_memory(vlm_tower(m), tower_workload(m, w, true))))
       parts.push_back({"vision_" + c.id, c.bytes});
   } else {
     // Frozen tower: its weights only. It runs without recording a graph
@@ -127,10 +132,12 @@ MemoryEstimate vlm_memory(const ModelSpec& m, const Workload& w) {
 }
 
 Throughput vlm_throughput(const ModelSpec& m, const Workload& w, const Gpu& g, int n) {
-  Throughput t = estimate_throughput(vlm_decoder(m), decoder_workload(m, w), g, n);
+  const ModelSpec decoder = vlm_decoder(m);
+  const Workload d = decoder_workload(m, w);
+  Throughput t = has_objective_phases(decoder, d) ? objective_throughput(decoder, d, g, n) : model_throughput(decoder, d, g, n);
   if (!(t.step_seconds > 0) || images(w) == 0) return t;
   const bool trained = tower_trained(w);
-  const Throughput v = estimate_throughput(vlm_tower(m), tower_workload(m, w, trained), g, trained ? n : 1);
+  const Throughput v = model_throughput(vlm_tower(m), tower_workload(m, w, trained), g, trained ? n : 1);
   if (!(v.step_seconds > 0)) return t;
   // A frozen tower's forward runs once per micro-batch (an inference pass of
   // the same images); a trained one's step already spans the accumulation.

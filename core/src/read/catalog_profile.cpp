@@ -1,4 +1,4 @@
-// The page's copy of the catalog (CatalogProfile::page, issue #7): the full
+// The page's copy of the catalog (CatalogProfile::page): the full
 // catalog without the provenance prose the page never shows. What the page
 // renders was read from web/src (views/platforms.ts shows platform notes,
 // sources, spot notes, offer sources and dates; views/scenario.ts scenario

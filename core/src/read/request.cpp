@@ -71,6 +71,82 @@ void check_params(const ModelSpec& m, Locale l, std::vector<InputWarning>& warni
                                                   format_number(std::round(off * 100))})});
 }
 
+// A convolutional network's own description: its published architecture
+// (expanded layer by layer like a preset's, with its parameter count and
+// FLOPs from the expansion unless given), or its measured activation figure.
+void read_cnn_description(const Reader& r, ModelSpec& m) {
+  Locale l = r.locale();
+  const std::optional<int> reference_size = r.integer("reference_image_size", 8, 16384);
+  // Fields in docs/memory-model.md.
+  if (auto arch = r.object("architecture", cnn_architecture_fields(r.json()))) {
+    if (m.kind != ModelKind::cnn)
+      fail_inconsistent(l, r.child_path("architecture"), message(l, "why.architecture_kind"));
+    m.architecture = read_cnn_architecture(*arch, ArchitectureSource::request);
+    if (reference_size) m.reference_image_size = *reference_size;
+    const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
+    if (!r.has("params")) m.params = f.params;
+    if (!r.has("gflops_per_sample")) m.gflops_per_sample = 2 * f.macs / 1e9;
+    m.activation_bytes_per_sample = f.saved_bytes;
+    if (!r.string("preset")) {
+      m.frozen_params = 0;
+      m.frozen_text_params = 0;
+      m.frozen_gflops_per_sample = 0;
+    }
+  }
+  // An explicit activation figure overrides a preset's architecture: the
+  // user's own network, scaled by image area (docs/memory-model.md).
+  if (auto v = r.number(limit::activation_bytes_per_sample)) {
+    m.activation_bytes_per_sample = *v;
+    m.architecture = CnnArchitecture{};
+  }
+  if (reference_size) m.reference_image_size = *reference_size;
+  if (auto v = r.number(limit::gflops_per_sample)) m.gflops_per_sample = *v;
+}
+
+// A CNN needs its parameter count and its measured activation figure.
+void check_cnn_description(const Reader& r, const ModelSpec& m) {
+  Locale l = r.locale();
+  if (m.params <= 0)
+    fail(l, "missing_field", r.child_path("params"),
+         message(l, "missing_field", {r.child_path("params"), message(l, "why.model_needs_dims")}));
+  if (m.activation_bytes_per_sample <= 0)
+    fail(l, "missing_field", r.child_path("activation_bytes_per_sample"),
+         message(l, "missing_field", {r.child_path("activation_bytes_per_sample"), message(l, "why.cnn_needs_activation")}));
+}
+
+// A transformer needs params and the dimensions the memory model reads, and
+// they must agree with each other.
+void check_transformer_dimensions(const Reader& r, ModelSpec& m, bool gated_given,
+                                  std::vector<InputWarning>& warnings) {
+  Locale l = r.locale();
+  const char* required[] = {"params", "layers", "hidden", "heads", "vocab"};
+  const double values[] = {m.params, double(m.layers), double(m.hidden), double(m.heads), double(m.vocab)};
+  for (size_t i = 0; i < 5; ++i) {
+    if (values[i] <= 0) {
+      std::string p = r.child_path(required[i]);
+      fail(l, "missing_field", p, message(l, "missing_field", {p, message(l, "why.model_needs_dims")}));
+    }
+  }
+  if (m.ffn == 0) m.ffn = 4 * m.hidden;
+  // Explicit dimensions without gated_mlp: classify the MLP from the
+  // published parameter count (3 matrices gated, 2 plain; gpuplan/model_arithmetic.h).
+  if (!gated_given && !r.string("preset")) m.gated_mlp = implied_mlp_matrices(m) > 2.5;
+  if (m.hidden % m.heads != 0)
+    fail_inconsistent(l, r.child_path("heads"),
+                      message(l, "why.heads_divide_hidden", {std::to_string(m.hidden), std::to_string(m.heads)}));
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
+    fail_inconsistent(l, r.child_path("kv_heads"),
+                      message(l, "why.kv_heads_divide_heads", {std::to_string(m.kv_heads), std::to_string(m.heads)}));
+  if (m.experts_per_token > m.experts)
+    fail_inconsistent(l, r.child_path("experts_per_token"),
+                      message(l, "why.experts_per_token", {std::to_string(m.experts_per_token), std::to_string(m.experts)}));
+  double embedding = double(m.vocab) * m.hidden;
+  if (m.params < embedding)
+    fail_inconsistent(l, r.child_path("params"),
+                      message(l, "why.params_too_small", {format_number(m.params), format_number(embedding)}));
+  if (r.has("params")) check_params(m, l, warnings);
+}
+
 ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputWarning>& warnings) {
   Locale l = r.locale();
   ModelSpec m;
@@ -105,72 +181,16 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
   if (m.kind == ModelKind::vlm && m.vision.layers <= 0)
     fail(l, "missing_field", r.child_path("vision"),
          message(l, "missing_field", {r.child_path("vision"), message(l, "why.vlm_needs_vision")}));
-  const std::optional<int> reference_size = r.integer("reference_image_size", 8, 16384);
-  // A network's own published dimensions (kind cnn; fields in
-  // docs/memory-model.md): expanded layer by layer like a preset's, with its
-  // parameter count and FLOPs from the expansion unless given.
-  if (auto arch = r.object("architecture", cnn_architecture_fields(r.json()))) {
-    if (m.kind != ModelKind::cnn)
-      fail_inconsistent(l, r.child_path("architecture"), message(l, "why.architecture_kind"));
-    m.architecture = read_cnn_architecture(*arch, ArchitectureSource::request);
-    if (reference_size) m.reference_image_size = *reference_size;
-    const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
-    if (!r.has("params")) m.params = f.params;
-    if (!r.has("gflops_per_sample")) m.gflops_per_sample = 2 * f.macs / 1e9;
-    m.activation_bytes_per_sample = f.saved_bytes;
-    if (!r.string("preset")) {
-      m.frozen_params = 0;
-      m.frozen_text_params = 0;
-      m.frozen_gflops_per_sample = 0;
-    }
-  }
-  // An explicit activation figure overrides a preset's architecture: the
-  // user's own network, scaled by image area (docs/memory-model.md).
-  if (auto v = r.number(limit::activation_bytes_per_sample)) {
-    m.activation_bytes_per_sample = *v;
-    m.architecture = CnnArchitecture{};
-  }
-  if (reference_size) m.reference_image_size = *reference_size;
-  if (auto v = r.number(limit::gflops_per_sample)) m.gflops_per_sample = *v;
+  read_cnn_description(r, m);
 
   if (m.kv_heads == 0) m.kv_heads = m.heads;
   // A model must be describable: a preset, or params plus the dimensions the
   // memory model needs (a CNN needs its measured activation figure instead).
   if (m.kind == ModelKind::cnn) {
-    if (m.params <= 0)
-      fail(l, "missing_field", r.child_path("params"),
-           message(l, "missing_field", {r.child_path("params"), message(l, "why.model_needs_dims")}));
-    if (m.activation_bytes_per_sample <= 0)
-      fail(l, "missing_field", r.child_path("activation_bytes_per_sample"),
-           message(l, "missing_field", {r.child_path("activation_bytes_per_sample"), message(l, "why.cnn_needs_activation")}));
+    check_cnn_description(r, m);
     return m;
   }
-  const char* required[] = {"params", "layers", "hidden", "heads", "vocab"};
-  const double values[] = {m.params, double(m.layers), double(m.hidden), double(m.heads), double(m.vocab)};
-  for (size_t i = 0; i < 5; ++i) {
-    if (values[i] <= 0) {
-      std::string p = r.child_path(required[i]);
-      fail(l, "missing_field", p, message(l, "missing_field", {p, message(l, "why.model_needs_dims")}));
-    }
-  }
-  if (m.ffn == 0) m.ffn = 4 * m.hidden;
-  // Explicit dimensions without gated_mlp: classify the MLP from the
-  // published parameter count (3 matrices gated, 2 plain; gpuplan/model_arithmetic.h).
-  if (!gated && !r.string("preset")) m.gated_mlp = implied_mlp_matrices(m) > 2.5;
-  if (m.hidden % m.heads != 0)
-    fail_inconsistent(l, r.child_path("heads"),
-                      message(l, "why.heads_divide_hidden", {std::to_string(m.hidden), std::to_string(m.heads)}));
-  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
-    fail_inconsistent(l, r.child_path("kv_heads"),
-                      message(l, "why.kv_heads_divide_heads", {std::to_string(m.kv_heads), std::to_string(m.heads)}));
-  if (m.experts_per_token > m.experts)
-    fail_inconsistent(l, r.child_path("experts_per_token"),
-                      message(l, "why.experts_per_token", {std::to_string(m.experts_per_token), std::to_string(m.experts)}));
-  double embedding = double(m.vocab) * m.hidden;
-  if (m.params < embedding)
-    fail_inconsistent(l, r.child_path("params"),
-                      message(l, "why.params_too_small", {format_number(m.params), format_number(embedding)}));
-  if (r.has("params")) check_params(m, l, warnings);
+  check_transformer_dimensions(r, m, gated.has_value(), warnings);
   return m;
 }
 
@@ -249,7 +269,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->integer(limit::gpus)) w.gpus = *v;
     if (auto v = r->spelled("sharding", kShardingSpellings)) {
       w.sharding = *v;
-      w.sharding_requested = true;  // the planner keeps it (issue #13)
+      w.sharding_requested = true;  // the planner keeps it
     }
     if (auto v = r->boolean("cpu_offload")) w.cpu_offload = *v;
     // Memory fields (docs/api.md, "Memory fields").
@@ -556,7 +576,7 @@ Locale request_locale(std::string_view json_text) { return sniff_locale(json_tex
 
 Result<Request> parse_request(std::string_view json_text, const Catalog& catalog) {
   // From the raw text first: the size, depth and syntax errors come before
-  // any parsed locale could (issue #20).
+  // any parsed locale could.
   // A text over the limit is refused by its size: its locale is read from
   // its first bytes, as the front ends that refuse it before reading it all.
   Locale locale = sniff_locale(json_text.substr(0, kMaxRequestBytes));

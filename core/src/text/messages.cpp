@@ -264,7 +264,7 @@ constexpr Template kTemplates[] = {
      "Campus centres often price by queue priority, and priority costs more: {0} ({1} price list) charges {2} / {3} / {4} {5} per card-hour for low / normal / high priority. A low-priority queue is cheaper but waits longer: put debugging and ablations that can wait there, and pay for high priority when a deadline is near."},
     {"plan.advice.upload_without_gpu", "上传数据时用不挂 GPU 的实例（如 AutoDL 的无卡模式）或对象存储中转，别让 GPU 空转计费。",
      "Upload data on an instance with no GPU attached (e.g. AutoDL's GPU-less mode) or through object storage, so no GPU bills while you wait."},
-    // --- honest billing (issue 13, item 6) and durations (issue 20, item 10)
+    // --- honest billing and durations
     {"plan.why.package_forced", "按你选择的{0}套餐计费。", "Billed as a {0} package, as you asked."},
     {"plan.warn.package_costs_more",
      "你选择的{0}套餐按整段计费，这次用量要约 {1} {3}；按量（按小时）计费约 {2} {3}。计划保留你的选择；改为按量计费可省约 {4} {3}。",

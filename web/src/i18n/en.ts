@@ -334,7 +334,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'notice.migrated': 'Upgraded {n} quotes saved by an older version (schema {from}).',
   'notice.unsaved': 'The quotes could not be saved to local storage; save them with Export quotes.',
   'notice.download_backup': 'Download backup',
-  // Storage (storage.ts, storage_state.ts) and projects (issue #19, #20).
+  // Storage (storage.ts, storage_state.ts) and projects.
   'notice.bad_link_last': 'The share link is damaged; your last inputs are shown instead.',
   'notice.bad_link_kept': 'The share link is damaged: the current inputs are kept, and the address bar shows their link again.',
   'notice.restored': 'Restored your last inputs',

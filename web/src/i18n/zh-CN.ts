@@ -332,7 +332,7 @@ export const zhCN = {
   'notice.migrated': '已把旧版（第 {from} 版）保存的 {n} 条报价升级到新格式。',
   'notice.unsaved': '报价未能保存到本地存储，请用“导出报价”保存。',
   'notice.download_backup': '下载备份',
-  // Storage (storage.ts, storage_state.ts) and projects (issue #19, #20).
+  // Storage (storage.ts, storage_state.ts) and projects.
   'notice.bad_link_last': '分享链接已损坏，已显示你上次的输入。',
   'notice.bad_link_kept': '分享链接已损坏：保留了当前输入，地址栏已改回当前输入的链接。',
   'notice.restored': '已恢复上次的输入',

@@ -54,7 +54,7 @@ export function budgetOf(ctx: Ctx): Budget | null {
   };
 }
 
-// Every price shows its date (issue #14): the offer the stage was priced on.
+// Every price shows its date: the offer the stage was priced on.
 // With the core's `offer` (contract v1.2): its date, its confidence, and the
 // stage's cost range beside the point figure; a lower unverified price after.
 function dateOf(ctx: Ctx, s: StageCost, currency: string): HTMLElement | null {

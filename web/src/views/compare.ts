@@ -1,4 +1,4 @@
-// Two or three plans side by side (issue #19): each saved project (or the
+// Two or three plans side by side: each saved project (or the
 // form as it is) planned by the same planner, one row per figure, and the
 // rows where they differ marked. Every figure is the planner's own; the page
 // adds no fit, price or verdict (the fit is gpus[].fit / plan.stages[].fit).

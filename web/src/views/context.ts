@@ -26,7 +26,7 @@ export interface Ctx {
   // A patch, or a function of the state as it is when called (never a copy a view kept).
   set(patch: StatePatch, how?: { inputs?: boolean; now?: boolean }): void;
   setQuotes(quotes: Quote[], message?: string): void;
-  // A proposed change taken into the form, with an undo (issue #16 item 6).
+  // A proposed change taken into the form, with an undo.
   apply(patch: Partial<State>, what: string): void;
   notify(message: string, kind?: 'info' | 'error', action?: { label: string; run: () => void }): void;
 }

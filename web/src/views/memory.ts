@@ -36,17 +36,14 @@ function oomDoctor(ctx: Ctx, request: Request, gpu: string): OomDoctor | null {
   }
 }
 
-export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElement {
+type Component = PlanResponse['memory']['components'][number];
+
+// The stacked bar (components, then the headroom) and its axis of card sizes.
+function memoryBar(ctx: Ctx, comps: Component[], total: number, rec: number): { bar: HTMLElement; axis: HTMLElement } {
   const { t, lang } = ctx;
-  const r = ctx.response;
-  if (!r) return section('memory', '3', t('section.memory'), h('p', { class: 'muted' }, t('memory.none')));
-  const m = r.memory;
-  const total = m.per_gpu.total_bytes;
-  const rec = m.recommended_bytes;
   const marks = markers(ctx);
   const scale = Math.max(rec, total) * 1.05 || 1;
   const bar = h('div', { class: 'bar', role: 'img', 'aria-label': t('memory.bar.label', { total: gib(lang, total), rec: gib(lang, rec) }) });
-  const comps = m.components.filter((c) => c.bytes > 0);
   comps.forEach((c, i) => {
     const seg = h('span', { class: `seg seg-${i % 8}`, title: `${label(t, 'component', c.id)}: ${gib(lang, c.bytes)}` });
     seg.style.width = `${(100 * c.bytes) / scale}%`;
@@ -65,7 +62,15 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
     tick.style.left = `${(100 * mk.bytes) / scale}%`;
     axis.appendChild(tick);
   }
-  const legend = h('table', { class: 'legend' },
+  return { bar, axis };
+}
+
+// The same in text: each component, the total and the recommended capacity.
+function memoryLegend(ctx: Ctx, comps: Component[], m: PlanResponse['memory']): HTMLElement {
+  const { t, lang } = ctx;
+  const total = m.per_gpu.total_bytes;
+  const rec = m.recommended_bytes;
+  return h('table', { class: 'legend' },
     h('caption', { class: 'sr-only' }, t('memory.table.caption')),
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('memory.component')), h('th', { scope: 'col' }, 'GiB'), h('th', { scope: 'col' }, t('memory.share')))),
     h('tbody', null,
@@ -75,7 +80,12 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
       h('tr', { class: 'sum' }, h('th', { scope: 'row' }, t('memory.total')), h('td', null, gib(lang, total)), h('td', null, '')),
       h('tr', null, h('th', { scope: 'row' }, h('span', { class: 'swatch headroom', 'aria-hidden': 'true' }), t('memory.recommended', { pct: percent(lang, m.headroom) })), h('td', null, gib(lang, rec)), h('td', null, ''))));
 
-  // The card to compare against.
+}
+
+// The card to compare against: the planner's verdict for one card of the
+// chosen type, and the OOM doctor's advice for it once the first figure shows.
+function compareCard(ctx: Ctx, r: PlanResponse, total: number, later: (run: () => void) => void): HTMLElement {
+  const { t, lang } = ctx;
   const target = ctx.gpu(ctx.state.target_gpu) ?? ctx.catalog.gpus[0];
   const compare = h('div', { class: 'compare' });
   if (target) {
@@ -129,6 +139,20 @@ export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElem
       });
     }
   }
+  return compare;
+}
+
+export function memoryView(ctx: Ctx, later: (run: () => void) => void): HTMLElement {
+  const { t, lang } = ctx;
+  const r = ctx.response;
+  if (!r) return section('memory', '3', t('section.memory'), h('p', { class: 'muted' }, t('memory.none')));
+  const m = r.memory;
+  const total = m.per_gpu.total_bytes;
+  const rec = m.recommended_bytes;
+  const comps = m.components.filter((c) => c.bytes > 0);
+  const { bar, axis } = memoryBar(ctx, comps, total, rec);
+  const legend = memoryLegend(ctx, comps, m);
+  const compare = compareCard(ctx, r, total, later);
   const out = section('memory', '3', t('section.memory'),
     h('p', { class: 'figure' }, h('strong', { class: 'big', id: 'memory-total' }, gib(lang, total)), ' ', t('memory.per_gpu'),
       h('span', { class: 'muted' }, ` · ${t('memory.allocated')} ${gib(lang, m.per_gpu.allocated_bytes)} · ${t('memory.reserved')} ${gib(lang, m.per_gpu.reserved_bytes)}`)),

@@ -232,7 +232,7 @@ function quotesPanel(ctx: Ctx): HTMLElement {
 
 // The platform list depends on none of the workload's inputs: it is kept
 // between renders while what it shows is unchanged, so an input change does
-// not rebuild ~15 cards and their quote forms (issue #16: input to plan
+// not rebuild ~15 cards and their quote forms (input to plan
 // within 100 ms; docs/performance.md).
 let kept: { key: string; el: HTMLElement } | null = null;
 

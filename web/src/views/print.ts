@@ -1,4 +1,4 @@
-// What a printout carries beyond the results (issue #16 item 8): the inputs,
+// What a printout carries beyond the results: the inputs,
 // the assumptions and the date, so a printed plan stands on its own. Hidden
 // on screen (the form says the same there).
 import { h } from '../dom.ts';

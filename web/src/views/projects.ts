@@ -1,4 +1,4 @@
-// Step 7: named projects and the comparison (issue #19). Save the form under
+// Step 7: named projects and the comparison. Save the form under
 // a name; reopen, rename, duplicate, delete; export and import them with the
 // quotes as one file; tick two or three (the form as it is may be one) to
 // see them side by side. Only buttons change a project: a share link or an
