@@ -12,6 +12,7 @@
 #include "gpuplan/memory.h"
 #include "gpuplan/model_arithmetic.h"
 #include "estimate/diffusion.h"
+#include "estimate/generation.h"
 #include "estimate/moe.h"
 #include "estimate/objective.h"
 #include "estimate/step_costs.h"
@@ -797,5 +798,10 @@ double baseline_scale(const ModelSpec& m, const Workload& w, const Gpu& g, int c
   if (!(est.samples_per_s > 0)) return 1;
   return measured_samples_per_s / est.samples_per_s;
 }
+
+// The RL generation phase's view of the figures above (estimate/generation.h).
+double sustained_link_bytes_per_s(const Gpu& g, int n, int machine_gpus) { return link_bytes_per_s(g, n, machine_gpus); }
+double sustained_memory_bytes_per_s(const Gpu& g) { return g.memory_bandwidth_bytes_per_s * kBandwidthEfficiency; }
+double host_seconds_per_kernel() { return kHostSecondsPerKernel; }
 
 }  // namespace gpuplan
