@@ -7,15 +7,19 @@ leave-one-source-out calibration (the tables in docs/time-model.md).
 usage: tools/time_error_table.py [path/to/gpuplan] [--markdown]
 
 Leave-one-source-out (LOSO): a source's cases are never used to set their own
-interval. For each source, the interval is the 10th-90th percentile of
-measured / estimated over every *other* source's cases of the same stack
-class (workload.stack), or over every other source when its class has fewer
-than MIN_CLASS_CASES cases from at least two other sources. A case is covered
-when its measured rate lies in [estimate x low, estimate x high].
+interval. For each source, the interval is the split-conformal 10th-90th
+order statistics (error_stats.conformal: the floor((n+1)·0.1)-th and the
+ceil((n+1)·0.9)-th of the n sorted ratios) of measured / estimated over
+every *other* source's cases of the same stack class (workload.stack), or
+over every other source when its class has fewer than MIN_CLASS_CASES cases
+from at least two other sources. A case is covered when its measured rate
+lies in [estimate x low, estimate x high].
 
 The factors the core ships (core/src/estimate/throughput.cpp, rate_interval()) are the
-same percentiles over all cases of a class: the last table prints them, and
-tests/core/throughput_validation_test.cpp checks the two stay in step.
+same order statistics over all cases of a class: the last table prints them, and
+tests/core/throughput_validation_test.cpp checks the two stay in step. Tables
+per source, per stack and per workload class (train / infer) give the median
+and p90 of |error| (linear-interpolation percentiles) and the coverage.
 """
 import json
 import os
@@ -23,7 +27,7 @@ import statistics
 import subprocess
 import sys
 
-from error_stats import loso_interval, percentile
+from error_stats import conformal, loso_interval, percentile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIN_CLASS_CASES = 8
@@ -73,6 +77,7 @@ def main():
         t = gpus[0]["throughput"]
         rows.append({
             "id": case["id"], "source": case["source"], "stack": stack_of(case),
+            "workload": case["request"].get("workload", {}).get("mode", "train"),
             "measured": case["measured"][metric], "estimated": t[metric],
             "ratio": case["measured"][metric] / t[metric],
             "low": t["low_factor"], "high": t["high_factor"],
@@ -81,7 +86,7 @@ def main():
         r["abs_error"] = abs(r["estimated"] / r["measured"] - 1)
         lo, hi = loso_interval(rows, r["source"], LOW_Q, HIGH_Q,
                                same_class=lambda other, stack=r["stack"]: other["stack"] == stack,
-                               min_class_cases=MIN_CLASS_CASES)
+                               min_class_cases=MIN_CLASS_CASES, quantile=conformal)
         r["loso_covered"] = lo <= r["ratio"] <= hi
         r["shipped_covered"] = r["low"] <= r["ratio"] <= r["high"]
 
@@ -110,19 +115,20 @@ def main():
 
     table("source", "source")
     table("stack", "stack")
+    table("workload class", "workload")
     n, med, p90, loso, shipped = summary(rows)
     print(f"all: {n} cases, median |error| {med:.1f} %, p90 {p90:.1f} %, "
           f"80 % interval coverage {loso:.0f} % (leave-one-source-out), {shipped:.0f} % (shipped factors)")
-    print("\nshipped factors (10th / 90th percentile of measured / estimated, all cases of the class):")
+    print("\nshipped factors (split-conformal 10th / 90th of measured / estimated, all cases of the class):")
     classes = {}
     for r in rows:
         classes.setdefault(r["stack"], []).append(r["ratio"])
     everything = [r["ratio"] for r in rows]
     for name, ratios in sorted(classes.items()):
         pool = ratios if len(ratios) >= MIN_CLASS_CASES else everything
-        print(f"  {name}: {len(ratios)} cases, low {percentile(pool, LOW_Q):.2f}, high {percentile(pool, HIGH_Q):.2f}"
+        print(f"  {name}: {len(ratios)} cases, low {conformal(pool, LOW_Q):.2f}, high {conformal(pool, HIGH_Q):.2f}"
               + ("" if pool is ratios else " (pooled: too few cases)"))
-    print(f"  pooled: {len(everything)} cases, low {percentile(everything, LOW_Q):.2f}, high {percentile(everything, HIGH_Q):.2f}")
+    print(f"  pooled: {len(everything)} cases, low {conformal(everything, LOW_Q):.2f}, high {conformal(everything, HIGH_Q):.2f}")
     if "--cases" in sys.argv:
         for r in rows:
             print(f"{r['id']:28s} {r['stack']:10s} {r['measured']:14.1f} {r['estimated']:14.1f} "

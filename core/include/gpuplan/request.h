@@ -106,6 +106,13 @@ struct RlSettings {
   // With LoRA the base with adapters disabled serves as reference: no copy.
   int reference = -1;        // -1: the objective's default, 0 / 1: as given
   bool reward_model = false; // a learned reward model (PPO with RLHF); false: verifiable rewards computed on the host
+  // The mean generated tokens per completion; 0: every completion runs to
+  // completion_len (the cap). docs/objectives.md, "Generation".
+  int completion_mean = 0;
+  // ZeRO-3 with transformers generate: gather the whole policy once before
+  // generating (TRL ds3_gather_for_generation, default True) or fetch each
+  // layer's shards on every forward pass (false).
+  bool gather_for_generation = true;
 };
 
 struct Lora {

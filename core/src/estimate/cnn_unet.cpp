@@ -28,6 +28,9 @@ struct Unet {
     Tensor s1 = t.silu(n1);
     Tensor h = t.conv(s1, cout, 3, 1, 1);
     if (time) {
+      // temb = nonlinearity(temb); time_emb_proj(temb)[:, :, None, None];
+      // h + temb: the SiLU and the broadcast add are kernels of their own.
+      t.add_kernels(2);
       t.linear(temb, cout);  // time_emb_proj, broadcast-added: h + temb[:, :, None, None]
       Tensor sum = t.like(h, h.c, h.h, h.w);
       sum.grad = h.grad || temb.grad;
@@ -38,6 +41,8 @@ struct Unet {
     Tensor s2 = t.silu(n2);
     Tensor h2 = t.conv(s2, cout, 3, 1, 1);  // dropout 0.0 in every SD config: no mask
     t.release(x);
+    // (input + hidden) / output_scale_factor: the divide runs even at 1.0.
+    t.add_kernels(1);
     Tensor out;
     if (x.c != cout) {
       t.hold(h2);
@@ -61,6 +66,8 @@ struct Unet {
     Tensor v = t.linear(xkv, channels, qkv_bias, Adapter::qv);
     Tensor o = t.attention(q, k, v, nheads);
     Tensor merged = t.like(o, channels, xq.h, xq.w);  // transpose(1, 2).reshape: a copy
+    // AttnProcessor2_0: hidden_states / attn.rescale_output_factor (1.0).
+    t.add_kernels(1);
     return t.linear(merged, channels, true, Adapter::k_out);
   }
 
@@ -82,6 +89,7 @@ struct Unet {
     // GEGLU: proj to 2 x 4c, chunk, hidden * gelu(gate). gelu and mul keep the
     // chunks (views of the projection) and gelu's output; the last linear its input.
     Tensor p = t.linear(n3, 8 * c, true, Adapter::mlp);
+    t.add_kernels(2);  // GEGLU: hidden * gelu(gate), a GELU and a multiply
     Tensor g = t.like(p, 4 * c, x.h, x.w);
     Tensor m = t.like(p, 4 * c, x.h, x.w);
     if (p.grad) {
@@ -105,6 +113,9 @@ struct Unet {
   // permuted copy.
   Tensor transformer(Tensor& x, int depth) {
     t.hold(x);
+    // The permute + reshape into tokens and the reshape + permute +
+    // contiguous back: a copy kernel each way.
+    t.add_kernels(2);
     Tensor n = t.norm(x);
     Tensor tokens;
     if (a.linear_projection) {
@@ -185,6 +196,17 @@ void expand_sd_unet(const CnnArchitecture& a, int image_size, Tally& t) {
   // Time embedding (TimestepEmbedding: linear, SiLU, linear) and SDXL's
   // additional text-time embedding of adm_in_channels: parameters only.
   t.add_params(double(c0) * temb_channels + temb_channels + double(temb_channels) * temb_channels + temb_channels);
+  // Their kernels, every call (UNet2DConditionModel.forward): the sinusoidal
+  // get_timestep_embedding (arange, scale, divide, exp, the cast and product
+  // with the timesteps, scale, sin, cos, cat, the flip's cat: 11), the cast
+  // to the sample's dtype, linear, SiLU, linear.
+  t.add_kernels(15);
+  if (a.adm_in_channels > 0) {
+    // SDXL's add_time_proj of the six time ids (the same 11), the flatten
+    // and concatenation with the pooled text embedding, linear, SiLU,
+    // linear, and emb + aug_emb.
+    t.add_kernels(17);
+  }
   if (a.adm_in_channels > 0)
     t.add_params(double(a.adm_in_channels) * temb_channels + temb_channels + double(temb_channels) * temb_channels +
                  temb_channels);

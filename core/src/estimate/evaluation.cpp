@@ -32,6 +32,11 @@ const char* fit_name(Fit f) {
   return "no";
 }
 
+double usable_capacity_bytes(const Workload& w, double card_memory_bytes) {
+  const double pool = engine_pool_bytes(w, card_memory_bytes);
+  return pool > 0 ? pool : card_memory_bytes;
+}
+
 Fit fit_verdict(double total_bytes, double capacity_bytes) {
   if (!(total_bytes <= capacity_bytes)) return Fit::no;
   return total_bytes * (1 + kDefaultHeadroom) <= capacity_bytes ? Fit::comfortable : Fit::tight;
@@ -143,7 +148,7 @@ const FitLimits& Evaluator::limits_of(const Workload& w, double capacity_bytes) 
 }
 
 int Evaluator::fit_count(size_t gpu_index, double headroom, int first) {
-  const double capacity = c_.gpus[gpu_index].memory_bytes;
+  const double capacity = usable_capacity_bytes(q_.workload, c_.gpus[gpu_index].memory_bytes);
   for (int n = std::max(1, first); n <= kMaxGpusSearched; n = next_gpu_count(n))
     if (memory_at(n).total_bytes * (1 + headroom) <= capacity) return n;
   return 0;
@@ -361,7 +366,7 @@ FitChoice Evaluator::search(size_t gpu_index, int count, FitChanges changes) {
   const bool may_change = changes != FitChanges::none;
   const Workload& w0 = q_.workload;
   const Gpu& gpu = c_.gpus[gpu_index];
-  const double capacity = gpu.memory_bytes;
+  const double capacity = usable_capacity_bytes(w0, gpu.memory_bytes);
   const bool train = w0.mode == Mode::train;
 
   const std::vector<Sharding> shardings = shardings_to_try(count);

@@ -32,6 +32,11 @@ inline constexpr int kMaxGpusSearched = 64;
 // when no comfortable option costs about the same. `no`: it does not fit.
 enum class Fit { comfortable, tight, no };
 const char* fit_name(Fit f);
+// What a job may fill on one card: a serving engine's pre-allocated share
+// (vLLM's gpu_memory_utilization, memory.h engine_pool_bytes: weights,
+// activations and the KV pool must fit inside it, or the engine refuses to
+// start) or the whole card.
+double usable_capacity_bytes(const Workload& w, double card_memory_bytes);
 Fit fit_verdict(double total_bytes, double capacity_bytes);
 
 // How a workload runs on `count` cards of one type: the sharding chosen (or

@@ -100,7 +100,14 @@ TrainState full_training_state(const ModelSpec& m, const ModelShapes& s, const W
       // gradients live on the host; the GPU keeps the half model and one
       // reduce bucket (DeepSpeed reduce_bucket_size, 5e8 elements by default).
       t.optimizer = 0;
-      t.live_grads = std::min(t.live_grads, 5e8 * 2);
+      // Stage 2 reduces each gradient into the bucket as backward makes it
+      // and frees it; stage 1 partitions no gradient during backward (no
+      // reduce hooks), so the whole half gradient waits on the GPU for the
+      // step. Both copy the partition to the host through a GPU buffer of
+      // the largest parameter (DeepSpeed stage_1_and_2.py,
+      // temp_grad_buffer_for_gpu_offload).
+      if (w.sharding == Sharding::zero2) t.live_grads = std::min(t.live_grads, 5e8 * 2);
+      t.live_grads += 2 * s.largest_matrix_params;
     }
   } else {
     // AMP / FSDP: fp32 (or bf16-true) parameters are both the model and the

@@ -4,7 +4,9 @@
 #include "estimate/objective.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "estimate/generation.h"
 #include "gpuplan/model_arithmetic.h"
 
 namespace gpuplan {
@@ -21,12 +23,6 @@ double sum(const std::vector<MemoryComponent>& v) {
   for (const auto& c : v) s += c.bytes;
   return s;
 }
-
-// Completions one GPU generates per optimizer step: TRL's generation batch is
-// per_device_train_batch_size x steps_per_generation (= gradient accumulation
-// by default); OpenRLHF / verl generate the rollout batch, then train on it in
-// micro-batches: the same count per GPU.
-int rollout_batch(const Workload& w) { return std::max(1, w.micro_batch) * std::max(1, w.grad_accumulation); }
 
 // Bytes per parameter of a frozen model copy. TRL builds the reference like
 // the policy (same from_pretrained dtype: fp32 parameters under autocast,
@@ -65,29 +61,6 @@ ModelSpec critic_of(const ModelSpec& m) {
 double forward_share(const Workload& w) {
   double step = (adapter(w) ? 4.0 : 6.0) + (w.grad_checkpointing ? 2.0 : 0.0);
   return 2.0 / step;
-}
-
-// The rollout phase as an inference job on one GPU (each data-parallel rank
-// generates its own batch): the prompt prefilled, completion_len tokens decoded.
-Workload rollout_workload(const Workload& w) {
-  Workload g = w;
-  g.mode = Mode::infer;
-  g.objective = Objective::sft;
-  g.rate_scale = 1;
-  g.precision = w.method == Method::qlora ? Precision::nf4 : w.precision == Precision::fp32 ? Precision::fp32
-                : w.precision == Precision::fp16_mixed ? Precision::fp16 : Precision::bf16;
-  g.micro_batch = rollout_batch(w);
-  g.seq_len = w.seq_len + w.rl.completion_len;
-  g.generated_len = w.rl.completion_len;
-  g.gpus = 1;
-  g.sharding = Sharding::none;
-  g.cpu_offload = false;
-  g.grad_accumulation = 1;
-  // A colocated vLLM decodes as a serving engine (paged KV, CUDA graphs:
-  // workload.stack "vllm", docs/time-model.md); the trainer's own generate
-  // keeps the request's stack.
-  if (w.rl.rollout == Rollout::vllm) g.stack = Stack::vllm;
-  return g;
 }
 
 }  // namespace
@@ -136,7 +109,8 @@ MemoryEstimate objective_memory(const ModelSpec& m, const Workload& w) {
     // A colocated vLLM keeps its own weights and KV cache for the whole run
     // (gpu_memory_utilization is claimed at start-up): the least share that
     // holds this rollout batch.
-    const std::vector<MemoryComponent> engine = allocated_components(model_memory(m, rollout_workload(w)));
+    const std::vector<MemoryComponent> engine =
+        allocated_components(model_memory(m, rollout_workload(w, rollout_batch(w), w.rl.completion_len)));
     add(beside, "rollout_engine", sum(engine));
   }
   for (const auto& c : beside) train.push_back(c);
@@ -147,10 +121,15 @@ MemoryEstimate objective_memory(const ModelSpec& m, const Workload& w) {
   // working set. The step peaks at whichever phase holds more.
   std::vector<MemoryComponent> roll = resident_training_state(m, t);
   for (const auto& c : beside) roll.push_back(c);
-  const Workload g = rollout_workload(w);
+  // transformers generate grows its cache to the batch's longest completion.
+  const Workload g = rollout_workload(
+      w, rollout_batch(w), std::max(1, int(std::lround(completion_lengths(w.rl, rollout_batch(w)).longest))));
   const ModelShapes s = model_shapes(m);
   const double kv = 2.0 * m.layers * s.kv_dim * double(g.seq_len) * g.micro_batch * w.kv_cache_bits / 8.0;
   add(roll, "kv_cache", kv);
+  // ZeRO-3 with the weights gathered once for generation: the whole policy
+  // on every card while it generates (generation.h).
+  add(roll, "gathered_weights", gathered_generation_weight_bytes(m, w));
   add(roll, "activations", scoring_forward_bytes(m, double(g.micro_batch) * w.seq_len) -
                                double(g.micro_batch) * w.seq_len * m.vocab * 2 + double(g.micro_batch) * m.vocab * 4);
   return finish_estimate(sum(roll) > sum(train) ? roll : train);
@@ -173,10 +152,7 @@ Throughput objective_throughput(const ModelSpec& m, const Workload& w, const Gpu
     scoring += 2 * forward + (w.rl.reward_model ? forward : 0);
     training += model_throughput(critic_of(m), t, g, n).step_seconds;
   }
-  if (w.objective == Objective::grpo || w.objective == Objective::ppo) {
-    const Throughput gen = model_throughput(m, rollout_workload(w), g, 1);
-    rollout = gen.step_seconds;
-  }
+  if (w.objective == Objective::grpo || w.objective == Objective::ppo) rollout = rollout_time(m, w, g, n).seconds;
   const double step = training + scoring + rollout;
   // Samples: preference pairs (DPO), prompts (GRPO / PPO: group_size completions each).
   const double sequences = double(n) * t.micro_batch * accumulation;

@@ -79,7 +79,7 @@ GpuResult evaluate(Evaluator& e, size_t gpu_index) {
   r.throughput = choice->throughput;
   r.hours = choice->hours;
   // Reverse questions at the count shown: how far batch and length can go.
-  r.limits = e.limits_for(*choice, g.memory_bytes);
+  r.limits = e.limits_for(*choice, usable_capacity_bytes(choice->workload, g.memory_bytes));
   return r;
 }
 

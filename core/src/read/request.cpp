@@ -201,7 +201,8 @@ constexpr std::string_view kWorkloadFields[] = {
     "stack", "objective", "rl", "cached_text_embeddings", "images_per_sample", "train_vision_tower",  // contract v1.1
     "frozen_base_fp32", "steps", "guidance"};  // contract v1.2: diffusion sampling
 constexpr std::string_view kLoraFields[] = {"rank", "targets"};
-constexpr std::string_view kRlFields[] = {"group_size", "completion_len", "rollout", "reference", "reward_model"};
+constexpr std::string_view kRlFields[] = {"group_size", "completion_len", "rollout", "reference", "reward_model",
+                                          "completion_mean", "gather_for_generation"};
 
 // workload.objective and workload.rl (docs/objectives.md).
 void read_objective(const Reader& r, const ModelSpec& model, Workload& w) {
@@ -223,6 +224,12 @@ void read_objective(const Reader& r, const ModelSpec& model, Workload& w) {
     if (auto v = rl->spelled("rollout", kRolloutSpellings)) w.rl.rollout = *v;
     if (auto v = rl->boolean("reference")) w.rl.reference = *v ? 1 : 0;
     if (auto v = rl->boolean("reward_model")) w.rl.reward_model = *v;
+    if (auto v = rl->integer("completion_mean", 1, 1 << 20)) {
+      if (*v > w.rl.completion_len)
+        fail_inconsistent(l, rl->child_path("completion_mean"), message(l, "why.rl_mean_over_cap"));
+      w.rl.completion_mean = *v;
+    }
+    if (auto v = rl->boolean("gather_for_generation")) w.rl.gather_for_generation = *v;
   }
   // PPO samples one completion per prompt (OpenRLHF n_samples_per_prompt 1,
   // verl rollout.n 1) unless told otherwise; GRPO's group is TRL's 8.

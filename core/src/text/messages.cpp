@@ -103,6 +103,8 @@ constexpr Template kTemplates[] = {
     {"why.objective_transformer", "DPO、GRPO、PPO 训练的是语言模型；卷积或扩散网络请用 objective: sft",
      "DPO, GRPO and PPO train language models; use objective: sft for convolutional or diffusion networks"},
     {"why.rl_needs_rl_objective", "workload.rl 只在 objective 为 grpo 或 ppo 时使用", "workload.rl is used with objective grpo or ppo only"},
+    {"why.rl_mean_over_cap", "平均生成长度不能超过最大生成长度（completion_len）",
+     "the mean completion length cannot exceed the longest allowed (completion_len)"},
     {"why.vlm_needs_vision", "kind 为 vlm 的模型需要 model.vision（视觉编码器的 layers、hidden、heads、ffn、patch、merge）",
      "a model of kind vlm needs model.vision (the vision tower's layers, hidden, heads, ffn, patch, merge)"},
     {"why.paper_run_rate", "baseline.wall_hours 是整个任务的时长，不能与实测速度（seconds_per_epoch、samples_per_s、tokens_per_s）同时给出",

@@ -541,6 +541,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'component.reference_model': 'Reference model (frozen)',
   'component.reference_forward': 'Reference forward',
   'component.rollout_engine': 'vLLM rollout engine (weights and KV cache)',
+  'component.gathered_weights': 'Whole model gathered for generation (ZeRO-3)',
   'component.critic_weights': 'Critic weights',
   'component.critic_optimizer': 'Critic optimizer states',
   'component.critic_gradients': 'Critic gradients',

@@ -539,6 +539,7 @@ export const zhCN = {
   'component.reference_model': '参考模型（冻结）',
   'component.reference_forward': '参考模型前向',
   'component.rollout_engine': 'vLLM 生成引擎（权重与 KV 缓存）',
+  'component.gathered_weights': '生成时收集的完整模型（ZeRO-3）',
   'component.critic_weights': '价值模型权重',
   'component.critic_optimizer': '价值模型优化器状态',
   'component.critic_gradients': '价值模型梯度',
