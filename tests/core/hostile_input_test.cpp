@@ -142,12 +142,12 @@ TEST(HostileInput, RunsCapSaysWhichStageAndWhatRunsCount) {
   nlohmann::json en = error_of(R"({"locale":"en",)" + body);
   EXPECT_EQ(en["code"], "out_of_range");
   EXPECT_EQ(en["path"], "stages[1].runs");
-  // The stage in words, not its id (tests/js/messages_words.test.mjs).
-  EXPECT_EQ(en["message"], "stages[1].runs (the Formal experiments stage's runs = seeds × hyper-parameter points × ablations) "
+  // The stage in words, not its id nor the field's path (tests/js/messages_words.test.mjs).
+  EXPECT_EQ(en["message"], "The number of runs of the formal-experiments stage (seeds × hyper-parameter points × ablations) "
                            "must be between 0 and 100000, got 1000000000.0");
   nlohmann::json zh = error_of("{" + body);
   EXPECT_EQ(zh["path"], "stages[1].runs");
-  EXPECT_NE(zh["message"].get<std::string>().find("正式实验阶段的运行次数 = 随机种子数 × 超参数点数 × 消融数"), std::string::npos)
+  EXPECT_EQ(zh["message"].get<std::string>().rfind("正式实验阶段的运行次数（= 随机种子数 × 超参数点数 × 消融数）应在 0 到 100000 之间", 0), 0u)
       << zh["message"];
 }
 
