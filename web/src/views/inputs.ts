@@ -52,7 +52,15 @@ export function stagesView(ctx: Ctx): HTMLElement {
       selectField({ label: t('budget.currency'), value: state.budget_currency, options: opts(ctx, 'currency', CURRENCIES) }, (v) => ctx.set({ budget_currency: v as State['budget_currency'] })),
       numberField({ label: t('deadline'), help: t('deadline.help'), value: state.deadline_days, ...LIMITS['prefs.deadline_days'], path: 'prefs.deadline_days' }, (deadline_days) => ctx.set({ deadline_days })),
     ),
-    selectField({ label: t('billing'), help: t('billing.help'), value: state.billing, options: opts(ctx, 'billing', BILLINGS), path: 'prefs.billing' }, (v) => ctx.set({ billing: v as State['billing'] })));
+    selectField({ label: t('billing'), help: t('billing.help'), value: state.billing, options: billings(ctx), path: 'prefs.billing' }, (v) => ctx.set({ billing: v as State['billing'] })));
+}
+
+// The billings the core found in the in-scope offers (plan.billings); one
+// without offers is shown disabled, saying why.
+function billings(ctx: Ctx): Option[] {
+  const found = ctx.response?.plan?.billings;
+  return opts(ctx, 'billing', BILLINGS).map((o) => (!found || !o.value || found.includes(o.value) ? o
+    : { ...o, label: `${o.label} — ${ctx.t('billing.none_in_scope')}`, disabled: true }));
 }
 
 function modelPicker(ctx: Ctx): HTMLElement {
