@@ -113,7 +113,7 @@ TEST(HostileInput, EveryListHasALimit) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
   EXPECT_EQ(e["code"], "out_of_range");
   EXPECT_EQ(e["path"], "stages");
-  EXPECT_EQ(e["message"], "stages holds at most 16 entries, got 200000");
+  EXPECT_EQ(e["message"], "The list of stages holds at most 16 entries, got 200000");
   auto list_of = [](const std::string& item, size_t n) {
     std::string out = "[";
     for (size_t i = 0; i < n; ++i) out += (i ? "," : "") + item;
@@ -122,7 +122,7 @@ TEST(HostileInput, EveryListHasALimit) {
   const std::string base = R"({"model":{"preset":"llama-2-7b"},)";
   e = error_of(base + R"("stages":)" + list_of(R"({"stage":"formal"})", kMaxStages + 1) + "}");
   EXPECT_EQ(e["path"], "stages");
-  EXPECT_EQ(e["message"], "stages 最多 16 项，收到 17 项");
+  EXPECT_EQ(e["message"], "实验阶段列表最多 16 项，收到 17 项");
   e = error_of(base + R"("prices":)" + list_of(R"({"platform":"autodl","gpu":"t4","per_gpu_hour":1})", kMaxPrices + 1) + "}");
   EXPECT_EQ(e["code"], "out_of_range");
   EXPECT_EQ(e["path"], "prices");
@@ -191,7 +191,7 @@ TEST(HostileInput, ErrorsBeforeParsingSpeakTheRequestLanguage) {
       {R"({"model":{"preset":"x"},"x":)" + deep + R"(,"locale":"en"})", "too_deep", "JSON nesting is too deep", "JSON 嵌套过深"},
       {R"({"locale":"en","model":)", "invalid_json", "The request is not valid JSON", "请求不是有效的 JSON"},
       {R"({"locale":"en","model":{"preset":"llama-2-7b"},"data":{"samples":1e999}})", "out_of_range",
-       "data.samples must be between -1.8e308 and 1.8e308, got 1e999", "data.samples 应在 -1.8e308 到 1.8e308 之间"},
+       "The number of samples must be between -1.8e308 and 1.8e308, got 1e999", "样本数应在 -1.8e308 到 1.8e308 之间"},
   };
   for (const Case& c : cases) {
     nlohmann::json en = error_of(c.text);

@@ -8,8 +8,6 @@
 // by the lab's options.
 #include <gtest/gtest.h>
 
-#include <cctype>
-
 #include <string>
 
 #include "gpuplan/catalog.h"
@@ -226,9 +224,6 @@ TEST(Lab, ReadsStrictlyWithLocalizedErrors) {
       EXPECT_EQ(r["error"]["path"], c.path) << c.lab.dump();
       // The field in the student's words ("实验室的第 1 种显卡的型号"); its path is the error's own.
       EXPECT_EQ(r["error"]["message"].get<std::string>().find(c.path), std::string::npos) << r.dump();
-      std::string said = r["error"]["message"].get<std::string>();
-      for (char& ch : said) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-      EXPECT_NE(said.find(std::string(locale) == "en" ? "lab" : "实验室"), std::string::npos) << r.dump();
     }
   }
   nlohmann::json q = request(nullptr);

@@ -274,8 +274,10 @@ Locale sniff_locale(std::string_view text) {
 }
 
 void fail(Locale locale, std::string code, std::string path, std::string text) {
-  // A message opens with the field's words (text/field_words.h): a capital in English.
-  if (locale == Locale::en && !text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = char(text[0] - 'a' + 'A');
+  // A request's message opens with the field's words (text/field_words.h): a
+  // capital in English. A catalog's opens with its path, as written.
+  if (locale == Locale::en && !text.empty() && text[0] >= 'a' && text[0] <= 'z' && (path.empty() || text.rfind(path, 0) != 0))
+    text[0] = char(text[0] - 'a' + 'A');
   throw InputError{Error{std::move(code), std::move(path), std::move(text)}};
 }
 

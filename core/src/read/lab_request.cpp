@@ -76,7 +76,7 @@ LabGpus read_lab_gpus(const Reader& r, const Catalog& catalog) {
     std::string p = r.child_path("machines");
     fail(l, "inconsistent", p,
          message(l, "inconsistent",
-                 {p, why(l, "卡数 " + std::to_string(g.count) + " 应能平均分到 " + std::to_string(g.machines) + " 台机器上",
+                 {field_words(l, p), why(l, "卡数 " + std::to_string(g.count) + " 应能平均分到 " + std::to_string(g.machines) + " 台机器上",
                          std::to_string(g.count) + " cards must spread evenly over " + std::to_string(g.machines) +
                              " machines")}));
   }

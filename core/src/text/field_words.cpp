@@ -117,7 +117,7 @@ constexpr FieldWords kFieldWords[] = {
     {"science.job", "任务总量", "the size of the job"},
     {"science.memory_gb", "每卡工作集", "the working set per card"},
     // planning
-    {"stages", "实验阶段", "the stages"},
+    {"stages", "实验阶段列表", "the list of stages"},
     {"stages[]", "第 {n} 个阶段", "stage {n}"},
     {"stages[].stage", "{p}的类型", "the kind of {p}"},
     {"stages[].runs", "{p}的运行次数", "the number of runs of {p}"},
@@ -127,7 +127,7 @@ constexpr FieldWords kFieldWords[] = {
     {"budget.currency", "预算的币种", "the budget's currency"},
     {"prefs", "偏好设置", "the preferences"},
     {"prefs.billing", "计费方式", "the billing"},
-    {"prefs.platforms", "所选平台", "the chosen platforms"},
+    {"prefs.platforms", "所选平台列表", "the list of chosen platforms"},
     {"prefs.platforms[]", "所选的第 {n} 个平台", "chosen platform {n}"},
     {"prefs.deadline_days", "截止期限（天）", "the deadline (days)"},
     {"prefs.education", "教育优惠", "the education discount"},
@@ -145,7 +145,7 @@ constexpr FieldWords kFieldWords[] = {
     {"buy.electricity_per_kwh", "电价", "the electricity price"},
     {"buy.resale_fraction", "转卖残值比例", "the resale share"},
     {"buy.years", "使用年限", "the years of use"},
-    {"prices", "报价", "the quotes"},
+    {"prices", "报价列表", "the list of quotes"},
     {"prices[]", "第 {n} 条报价", "quote {n}"},
     {"prices[].platform", "{p}的平台", "the platform of {p}"},
     {"prices[].gpu", "{p}的显卡", "the card of {p}"},
@@ -174,17 +174,8 @@ constexpr FieldWords kFieldWords[] = {
     {"lab.campus.currency", "校级计算中心的币种", "the campus centre's currency"},
     {"lab.campus.prices", "校级计算中心的价格", "the campus centre's prices"},
     {"lab.campus.prices[]", "校级计算中心的第 {n} 条价格", "campus price {n}"},
-    {"lab.campus.prices[].gpu", "{p}的显卡", "the card of {p}"},
-    {"lab.campus.prices[].per_gpu_hour", "{p}的每卡时价格", "the price per GPU-hour of {p}"},
-    {"lab.campus.prices[].currency", "{p}的币种", "the currency of {p}"},
-    {"lab.campus.prices[].billing", "{p}的计费方式", "the billing of {p}"},
     {"lab.prices", "实验室的报价", "the lab's quotes"},
     {"lab.prices[]", "实验室的第 {n} 条报价", "lab quote {n}"},
-    {"lab.prices[].platform", "{p}的平台", "the platform of {p}"},
-    {"lab.prices[].gpu", "{p}的显卡", "the card of {p}"},
-    {"lab.prices[].per_gpu_hour", "{p}的每卡时价格", "the price per GPU-hour of {p}"},
-    {"lab.prices[].currency", "{p}的币种", "the currency of {p}"},
-    {"lab.prices[].billing", "{p}的计费方式", "the billing of {p}"},
     {"lab.budget", "实验室预算", "the lab's budget"},
     {"lab.budget.amount", "实验室预算", "the lab's budget"},
     {"lab.budget.currency", "实验室预算的币种", "the lab's budget currency"},
@@ -249,6 +240,9 @@ Shape shape_of(std::string_view path) {
 const FieldWords* find_words(std::string_view shape) {
   for (const auto& w : kFieldWords)
     if (w.shape == shape) return &w;
+  // The lab's quotes (lab.prices[], lab.campus.prices[]) say their fields as a quote does.
+  const size_t quote = shape.find(".prices[].");
+  if (shape.rfind("lab.", 0) == 0 && quote != std::string_view::npos) return find_words(shape.substr(quote + 1));
   return nullptr;
 }
 
