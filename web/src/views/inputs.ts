@@ -29,7 +29,7 @@ export function stagesView(ctx: Ctx): HTMLElement {
     // Applied to the state as it is now, not `state` of this render (withStage).
     const upd = (patch: Partial<StageState>): void => {
       ctx.set((now) => ({ stages: withStage(now, st.stage, patch) }));
-      runs.textContent = t('stage.runs', { n: stageRuns(ctx.state.stages.find((x) => x.stage === st.stage) ?? st) });
+      live(runs).textContent = t('stage.runs', { n: stageRuns(ctx.state.stages.find((x) => x.stage === st.stage) ?? st) });
     };
     return h('fieldset', { class: 'stage', 'data-stage': st.stage },
       h('legend', null, label(t, 'stage', st.stage)),
