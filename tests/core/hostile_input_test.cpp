@@ -96,7 +96,7 @@ TEST(HostileInput, EveryListHasALimit) {
   nlohmann::json e = error_of(stages);
   EXPECT_EQ(e["code"], "out_of_range");
   EXPECT_EQ(e["path"], "stages");
-  EXPECT_EQ(e["message"], "stages holds at most 16 entries, got 200000");
+  EXPECT_EQ(e["message"], "The list of stages holds at most 16 entries, got 200000");
   auto list_of = [](const std::string& item, size_t n) {
     std::string out = "[";
     for (size_t i = 0; i < n; ++i) out += (i ? "," : "") + item;
@@ -105,7 +105,7 @@ TEST(HostileInput, EveryListHasALimit) {
   const std::string base = R"({"model":{"preset":"llama-2-7b"},)";
   e = error_of(base + R"("stages":)" + list_of(R"({"stage":"formal"})", kMaxStages + 1) + "}");
   EXPECT_EQ(e["path"], "stages");
-  EXPECT_EQ(e["message"], "stages 最多 16 项，收到 17 项");
+  EXPECT_EQ(e["message"], "实验阶段列表最多 16 项，收到 17 项");
   e = error_of(base + R"("prices":)" + list_of(R"({"platform":"autodl","gpu":"t4","per_gpu_hour":1})", kMaxPrices + 1) + "}");
   EXPECT_EQ(e["code"], "out_of_range");
   EXPECT_EQ(e["path"], "prices");
@@ -125,12 +125,12 @@ TEST(HostileInput, RunsCapSaysWhichStageAndWhatRunsCount) {
   nlohmann::json en = error_of(R"({"locale":"en",)" + body);
   EXPECT_EQ(en["code"], "out_of_range");
   EXPECT_EQ(en["path"], "stages[1].runs");
-  // The stage in words, not its id (tests/js/messages_words.test.mjs).
-  EXPECT_EQ(en["message"], "stages[1].runs (the Formal experiments stage's runs = seeds × hyper-parameter points × ablations) "
+  // The stage in words, not its id nor the field's path (tests/js/messages_words.test.mjs).
+  EXPECT_EQ(en["message"], "The number of runs of the formal-experiments stage (seeds × hyper-parameter points × ablations) "
                            "must be between 0 and 100000, got 1000000000.0");
   nlohmann::json zh = error_of("{" + body);
   EXPECT_EQ(zh["path"], "stages[1].runs");
-  EXPECT_NE(zh["message"].get<std::string>().find("正式实验阶段的运行次数 = 随机种子数 × 超参数点数 × 消融数"), std::string::npos)
+  EXPECT_EQ(zh["message"].get<std::string>().rfind("正式实验阶段的运行次数（= 随机种子数 × 超参数点数 × 消融数）应在 0 到 100000 之间", 0), 0u)
       << zh["message"];
 }
 
@@ -172,7 +172,7 @@ TEST(HostileInput, ErrorsBeforeParsingSpeakTheRequestLanguage) {
       {R"({"model":{"preset":"x"},"x":)" + deep + R"(,"locale":"en"})", "too_deep", "JSON nesting is too deep", "JSON 嵌套过深"},
       {R"({"locale":"en","model":)", "invalid_json", "The request is not valid JSON", "请求不是有效的 JSON"},
       {R"({"locale":"en","model":{"preset":"llama-2-7b"},"data":{"samples":1e999}})", "out_of_range",
-       "data.samples must be between -1.8e308 and 1.8e308, got 1e999", "data.samples 应在 -1.8e308 到 1.8e308 之间"},
+       "The number of samples must be between -1.8e308 and 1.8e308, got 1e999", "样本数应在 -1.8e308 到 1.8e308 之间"},
   };
   for (const Case& c : cases) {
     nlohmann::json en = error_of(c.text);

@@ -136,7 +136,10 @@ TEST(JsonReader, StrictViewRejectsUnknownMembersAndUndeclaredReads) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.error.code, "unknown_field");
     EXPECT_EQ(e.error.path, "workload.micro_bach");
-    EXPECT_NE(e.error.message.find("did you mean workload.micro_batch?"), std::string::npos) << e.error.message;
+    // The name as written and the closest known one, in the student's words; the path is the error's own.
+    EXPECT_NE(e.error.message.find("“micro_bach” in the workload settings"), std::string::npos) << e.error.message;
+    EXPECT_NE(e.error.message.find("did you mean “micro_batch” (the micro-batch per GPU)?"), std::string::npos) << e.error.message;
+    EXPECT_EQ(e.error.message.find("workload."), std::string::npos) << e.error.message;
   }
   const nlohmann::json ok = nlohmann::json::parse(R"({"seq_len":8,"other":null})");
   try {

@@ -77,6 +77,31 @@ TEST_P(BadRequest, NamesTheField) {
   EXPECT_EQ(e.code, GetParam().code) << e.message;
   EXPECT_EQ(e.path, GetParam().path) << e.message;
   EXPECT_FALSE(e.message.empty());
+  // The field in the student's words: its path is the error's `path`, never in the message (docs/api.md, "Errors").
+  const std::string path = GetParam().path;
+  if (path.find_first_of(".[") != std::string::npos) {
+    EXPECT_EQ(e.message.find(path), std::string::npos) << e.message;
+  }
+}
+
+// A stage by its name, a quote by its number, a GiB field in GiB, both languages.
+TEST(BadRequest, SaysTheFieldAsTheStudentKnowsIt) {
+  const auto message = [](Locale l, const std::string& body) {
+    return error_of(std::string(R"({"locale":")") + locale_tag(l) + "\"," + body.substr(1)).message;
+  };
+  const std::string runs = R"({"model":{"preset":"llama-2-7b"},"stages":[{"stage":"debug"},{"stage":"formal","runs":1000000}]})";
+  EXPECT_EQ(message(Locale::zh_CN, runs).rfind("正式实验阶段的运行次数", 0), 0u) << message(Locale::zh_CN, runs);
+  EXPECT_EQ(message(Locale::en, runs).rfind("The number of runs of the formal-experiments stage", 0), 0u) << message(Locale::en, runs);
+  const std::string quote = R"({"model":{"preset":"llama-2-7b"},"prices":[{"platform":"autodl","gpu":"rtx-9999"}]})";
+  EXPECT_EQ(message(Locale::zh_CN, quote).rfind("第 1 条报价的显卡：", 0), 0u) << message(Locale::zh_CN, quote);
+  EXPECT_EQ(message(Locale::en, quote).rfind("The card of quote 1:", 0), 0u) << message(Locale::en, quote);
+  const std::string memory = R"({"model":{"preset":"llama-2-7b"},"baseline":{"gpu":"t4","tokens_per_s":10,"memory_bytes":1e15}})";
+  EXPECT_NE(message(Locale::zh_CN, memory).find("实测峰值显存应在 0.000931323 GiB 到 93132.3 GiB 之间，收到 931323 GiB"), std::string::npos)
+      << message(Locale::zh_CN, memory);
+  EXPECT_NE(message(Locale::en, memory).find("got 931323 GiB"), std::string::npos) << message(Locale::en, memory);
+  const std::string fraction = R"({"model":{"preset":"llama-2-7b"},"stages":[{"stage":"debug","data_fraction":2}]})";
+  EXPECT_NE(message(Locale::zh_CN, fraction).find("调试阶段所用的数据比例应在 0% 到 100% 之间，收到 200%"), std::string::npos)
+      << message(Locale::zh_CN, fraction);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -123,9 +148,14 @@ TEST_P(UnknownField, NamesTheFieldAndTheClosestKnownOne) {
     Error e = error_of(text);
     EXPECT_EQ(e.code, "unknown_field") << e.message;
     EXPECT_EQ(e.path, c.path) << e.message;
+    // The name as written and the closest known one, each inside quotes with no path.
+    if (std::string(c.path).find_first_of(".[") != std::string::npos) {
+      EXPECT_EQ(e.message.find(c.path), std::string::npos) << e.message;
+    }
     if (*c.suggestion) {
-      const std::string hint = l == Locale::en ? std::string("did you mean ") + c.suggestion + "?"
-                                               : std::string("是不是 ") + c.suggestion + "？";
+      const std::string s = c.suggestion;
+      const std::string key = s.substr(s.find_last_of('.') == std::string::npos ? 0 : s.find_last_of('.') + 1);
+      const std::string hint = l == Locale::en ? std::string("did you mean “") + key + "” (" : std::string("是不是 “") + key + "”（";
       EXPECT_NE(e.message.find(hint), std::string::npos) << e.message;
     } else {
       EXPECT_NE(e.message.find(l == Locale::en ? "the fields here are" : "这里可用的字段"), std::string::npos) << e.message;

@@ -60,16 +60,19 @@ test('request: stage runs are seeds × sweep × ablations', () => {
 });
 
 // --- formatting ---------------------------------------------------------------
-test('format: money re-expressed in the display currency at the catalog rate', () => {
-  const fx = { cny_per_usd: 7, as_of: '2026-07-31' };
-  assert.equal(m.format.inCurrency(70, 'CNY', 'USD', fx), 10);
-  assert.equal(m.format.inCurrency(10, 'USD', 'CNY', fx), 70);
-  assert.equal(m.format.inCurrency(10, 'CNY', 'CNY', undefined), 10);
-  assert.ok(Number.isNaN(m.format.inCurrency(10, 'CNY', 'USD', undefined)));
-  assert.ok(Number.isNaN(m.format.inCurrency(10, 'CNY', 'USD', { cny_per_usd: 0 })));
-  assert.equal(m.format.moneyIn('en', 154, 'CNY', 'USD', fx), '$22.00');
-  assert.equal(m.format.moneyIn('zh-CN', 154, 'CNY', 'CNY', fx), '¥154');
-  assert.equal(m.format.moneyIn('en', NaN, 'CNY', 'USD', fx), '—');
+test('money: shown at the core\'s rate for the display currency; with none, in its own currency, never NaN', () => {
+  // The page converts nothing itself (issue #28): no rule of its own, only the response's `display`.
+  assert.equal(m.format.inCurrency, undefined);
+  assert.equal(m.format.moneyIn, undefined);
+  const w = m['views/words'];
+  const at = (display, lang = 'en') => fakeCtx(m, { lang, response: { ...planResponse(), display } });
+  assert.equal(w.cash(at({ currency: 'USD', rates: { USD: 1, CNY: 1 / 7 }, as_of: '2026-07-31' }), 154, 'CNY'), '$22.00');
+  assert.equal(w.cash(at({ currency: 'CNY', rates: { CNY: 1, USD: 7 } }, 'zh-CN'), 22, 'USD'), '¥154');
+  const none = at({ currency: 'USD', rates: { USD: 1 } });
+  assert.equal(w.cash(none, 154, 'CNY'), m.format.money('en', 154, 'CNY'));
+  assert.equal(w.cashValue(none, 154, 'CNY'), 154);
+  assert.equal(w.fxNote(none, 'CNY'), null);
+  assert.equal(w.cash(at({ currency: 'USD', rates: { USD: 1, CNY: 1 / 7 } }), undefined, 'CNY'), '—');
 });
 
 // num, gib and percent format without Intl (ICU's start-up is on the first
@@ -170,6 +173,7 @@ function planResponse({ feasible = true, within = true } = {}) {
     gpus: [{ id: 'rtx-4090', fits: true, fit: 'comfortable', count: 1, hours: 3, hours_low: 2.5, hours_high: 4, cost: 7.5, platform: 'gpushare', billing: 'on-demand', throughput: { low_factor: 0.75, high_factor: 1.2 } },
       { id: 'a100-80g', fits: false, fit: 'no', count: 1, hours: 0 }],
     warnings: feasible ? [] : [{ code: 'nothing_fits', message: 'formal 阶段没有可用的选项' }],
+    display: { currency: 'CNY', rates: { CNY: 1, USD: 7 }, as_of: '2026-07-31' },
     plan: {
       currency: 'CNY', total_cost: feasible ? 154 : 0, within_budget: feasible && within, feasible, budget: within ? 200 : 100, wall_hours: 30.8,
       changes: within ? [] : [{ code: 'spot', saving: 40, message: '改用竞价' }],
@@ -219,7 +223,7 @@ for (const lang of ['zh-CN', 'en']) {
 }
 
 test('export: a USD display converts every plan figure at the catalog rate', () => {
-  const ctx = fakeCtx(m, { lang: 'en', response: planResponse(), state: { currency: 'USD' } });
+  const ctx = fakeCtx(m, { lang: 'en', response: { ...planResponse(), display: { currency: 'USD', rates: { USD: 1, CNY: 1 / 7 }, as_of: '2026-07-31' } }, state: { currency: 'USD' } });
   const md = m.export.toMarkdown(ctx, '9.9.9');
   assert.match(md, /\*\*project total: \$22\.00\*\*/i);
   assert.doesNotMatch(md, /¥/);
@@ -249,9 +253,8 @@ test('words: platform names, sources, price dates and the GPU table\'s verdicts'
   assert.equal(w.platformName(zh, 'gpushare'), '恒源云');
   assert.equal(w.platformName(en, 'gpushare'), 'Gpushare');
   assert.equal(w.sourceText(zh, 'seed article 004_ab06.txt'), '学生经验文章（未核实）');
-  // The date of the offer a figure was priced on; a derived spot price, its on-demand offer's.
-  assert.equal(w.offerDate(zh, 'autodl', 'rtx-4090', 'spot'), '2026-11');
-  assert.equal(w.offerDate(zh, 'nowhere', 'rtx-4090', 'on-demand'), undefined);
+  // The date of the offer a figure was priced on is the core's `offer.as_of`: no look-up in the catalog copy.
+  assert.equal(w.offerDate, undefined);
   const g = m['views/gpus'];
   assert.equal(g.fitOf({ fit: 'tight', fits: true }), 'tight');
   assert.equal(g.fitOf({ fits: true }), 'comfortable'); // before contract v1.1

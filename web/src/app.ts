@@ -74,6 +74,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   private notes: Note[] = [];
   private noteId = 0;
   private figureMarked = false;
+  private billingsShown = '';
   // A full render has been on screen: deferred work no longer waits a task.
   private figureShown = false;
   private summaryWatch: ResizeObserver | null = null;
@@ -689,9 +690,13 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   }
 
   private renderForm(): void {
+    this.morphForm();
+    this.renderResults();
+  }
+
+  private morphForm(): void {
     idsFrom('i-');
     morphInto(this.els.inputs, labLine(this) ?? '', labView(this), scenarioView(this) ?? '', stagesView(this), workloadView(this));
-    this.renderResults();
   }
 
   private renderNotes(): void {
@@ -709,13 +714,19 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     figureOnly ||= !this.ready;
     const focus = this.focusKey();
     this.compute(figureOnly);
+    // The billing menu offers what the core found in scope (plan.billings).
+    const billings = String(this.response?.plan?.billings ?? '');
+    if (billings !== this.billingsShown) {
+      this.billingsShown = billings;
+      this.morphForm();
+    }
     this.markInvalid();
     const t = this.t;
     idsFrom('r-');
     const out: HTMLElement[] = [];
     if (this.error) {
-      out.push(h('div', { class: 'error card', role: 'alert' }, h('strong', null, t('error.title')), ' ', this.error.message,
-        this.error.path ? h('code', null, ` (${this.error.path})`) : null));
+      // The core names the field in the student's words; its path only finds the input (markInvalid).
+      out.push(h('div', { class: 'error card', role: 'alert' }, h('strong', null, t('error.title')), ' ', this.error.message));
     }
     const warnings = this.response?.warnings ?? [];
     if (warnings.length) out.push(h('ul', { class: 'warnings card' }, warnings.map((w) => h('li', { 'data-code': w.code }, w.message))));

@@ -96,28 +96,6 @@ export function bigCount(lang: Lang, x: unknown): string {
   return v === null ? '—' : nf(lang, { notation: 'compact', maximumSignificantDigits: 3 }).format(v);
 }
 
-// --- money in the display currency --------------------------------------
-// The planner prices everything (docs/api.md, "Cost model") in one currency.
-// When the student shows another, the page only re-expresses the planner's
-// figure at the catalog's own published rate (catalog.fx), and says which
-// rate and of which day beside the figure: display, not pricing.
-export interface Fx { cny_per_usd: number; as_of?: string }
-
-// amount in `from`, shown in `to`; NaN when no usable rate (then "—").
-export function inCurrency(amount: unknown, from: string, to: string, fx: Fx | undefined): number {
-  const v = safe(amount);
-  if (v === null) return NaN;
-  if (from === to) return v;
-  const rate = fx?.cny_per_usd;
-  if (!rate || !Number.isFinite(rate) || rate <= 0) return NaN;
-  if (from === 'USD' && to === 'CNY') return v * rate;
-  if (from === 'CNY' && to === 'USD') return v / rate;
-  return NaN;
-}
-
-export function moneyIn(lang: Lang, amount: unknown, from: string, to: string, fx: Fx | undefined): string {
-  return money(lang, inCurrency(amount, from, to, fx), to);
-}
 
 // --- dates of prices ---------------------------------------------------------
 // Catalog dates are "2026", "2026-11" or "2026-11-30": a partial date counts

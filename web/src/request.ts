@@ -98,6 +98,8 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], preset?: Pick<C
   if (s.deadline_days > 0) prefs.deadline_days = s.deadline_days;
   // Sent once the student has used the switch, whatever the page's language.
   if (s.scope) prefs.scope = s.scope;
+  // The display currency once the student picks another than the core's default (CNY).
+  if (s.currency !== 'CNY') prefs.display_currency = s.currency;
   if (Object.keys(prefs).length) req.prefs = prefs;
   if (quotes.length) {
     req.prices = quotes.map((q) => ({

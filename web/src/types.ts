@@ -127,7 +127,7 @@ export interface GroupRental {
 }
 export interface Plan {
   category: string; category_advice: string; stages: PlanStage[]; total_cost: number; currency: string;
-  total_cost_low: number; total_cost_high: number;
+  total_cost_low: number; total_cost_high: number; billings?: string[];
   within_budget: boolean; feasible: boolean; wall_hours: number; meets_deadline: boolean; budget?: number; deadline_hours?: number;
   changes: PlanChange[]; advice: { code: string; message: string }[]; rent_vs_buy?: RentVsBuy; group?: GroupRental;
 }
@@ -151,6 +151,8 @@ export interface PlanResponse {
   warnings: { code: string; message: string }[];
   plan?: Plan;
   oom_doctor?: OomDoctor;
+  // The display currency and what one unit of each currency is in it (no entry: no rate, figures stay as they are).
+  display: { currency: string; as_of?: string; rates: Record<string, number> };
 }
 export interface PlanError { error: { code: string; path: string; message: string } }
 

@@ -48,6 +48,15 @@ struct GpuResult {
   std::optional<ScienceResult> science;  // workload.mode "science" (docs/science.md)
 };
 
+// The display currency (prefs.display_currency, docs/api.md "Money"): what
+// one unit of each currency is in it, at the catalog's rate; a currency with
+// no usable rate is absent, and its figures stay in their own currency.
+struct DisplayRates {
+  std::string currency;
+  std::string as_of;  // the rate's date (catalog fx)
+  std::vector<std::pair<std::string, double>> rates;
+};
+
 struct Response {
   MemoryEstimate memory;      // per GPU under the request's own GPU count and sharding
   double headroom = kDefaultHeadroom;
@@ -57,6 +66,7 @@ struct Response {
   Locale locale = Locale::zh_CN;       // of every text in the response
   std::optional<Diagnosis> oom_doctor;  // with `hardware`: what makes it fit that card (docs/oom-doctor.md)
   std::optional<PlanResult> plan;       // with `stages`: the plan (gpuplan/planner.h, docs/api.md)
+  DisplayRates display;                 // prefs.display_currency (default CNY) and its rates
 };
 
 Response plan(const Request& request, const Catalog& catalog);

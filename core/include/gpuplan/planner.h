@@ -173,6 +173,7 @@ struct PlanResult {
   double total_cost = 0;
   double total_cost_low = 0;     // the stages' cost ranges summed (contract v1.2)
   double total_cost_high = 0;
+  std::vector<Billing> billings;            // what the in-scope offers have, whatever prefs.billing asks (spelling order)
   std::string currency = "CNY";
   bool within_budget = true;
   std::optional<double> budget;             // in `currency`

@@ -269,6 +269,7 @@ struct Prefs {
   // What an hour of the student's waiting is worth, in the request's currency
   // (contract v1.2): the planner weighs the lab's cards against renting with it.
   double time_value_per_hour = 0;
+  std::string display_currency;  // the currency the student reads amounts in; empty: CNY
 };
 
 // Rent versus buy: the card or workstation the user could buy instead.
@@ -288,6 +289,7 @@ struct UserPrice {
   std::string currency = "CNY";
   Billing billing = Billing::on_demand;
   std::string as_of;  // the day the quote was read (YYYY-MM-DD); empty when not given
+  bool lab = false;   // from the lab's settings (`lab.prices`, `lab.campus.prices`): its offer's source is "lab"
 };
 
 // A remark made while reading the request (`params_mismatch`): the response's

@@ -86,6 +86,12 @@ void Planner::add_lab_offers() {
       o.price = gpu->tdp_watts / 1000 * per_kwh;
     }
     o.user = true;  // a price of 0 is a price here
+    // What the stage's `offer` says (contract v1.2): the lab's own, dated by its settings.
+    o.ref.platform = "lab";
+    o.ref.gpu = g.gpu;
+    o.ref.as_of = lab.written;
+    o.ref.confidence = "quote";
+    o.ref.source = "lab";
     offers_.push_back(o);
   }
 }

@@ -51,7 +51,7 @@ OfferRef quote_ref(const UserPrice& u) {
   r.billing = u.billing;
   r.as_of = u.as_of;
   r.confidence = "quote";
-  r.source = "quote";
+  r.source = u.lab ? "lab" : "quote";
   return r;
 }
 

@@ -5,6 +5,7 @@
 #include "gpuplan/plan.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "estimate/evaluation.h"
 #include "text/messages.h"
@@ -109,9 +110,32 @@ void input_warnings(const Request& q, Response& out) {
 
 }  // namespace
 
+namespace {
+
+DisplayRates display_rates(const Request& q, const Catalog& catalog) {
+  DisplayRates d;
+  d.currency = q.prefs.display_currency.empty() ? "CNY" : q.prefs.display_currency;
+  const bool rate = catalog.fx.cny_per_usd > 0 && std::isfinite(catalog.fx.cny_per_usd);
+  if (rate) d.as_of = catalog.fx.as_of;
+  for (const char* c : {"CNY", "USD"})
+    if (c == d.currency || rate) d.rates.emplace_back(c, convert_currency(1, c, d.currency, catalog.fx));
+  return d;
+}
+
+Response plan_request(const Request& q, const Catalog& catalog);
+
+}  // namespace
+
 Response plan(const Request& q, const Catalog& catalog) {
   // Scientific computing has no network to size: its own path (gpuplan/science.h).
-  if (q.workload.mode == Mode::science) return plan_science(q, catalog);
+  Response out = q.workload.mode == Mode::science ? plan_science(q, catalog) : plan_request(q, catalog);
+  out.display = display_rates(q, catalog);
+  return out;
+}
+
+namespace {
+
+Response plan_request(const Request& q, const Catalog& catalog) {
   Response out;
   Evaluator e(q, catalog);
   out.locale = q.locale;
@@ -143,5 +167,7 @@ Response plan(const Request& q, const Catalog& catalog) {
   }
   return out;
 }
+
+}  // namespace
 
 }  // namespace gpuplan

@@ -23,14 +23,20 @@ namespace planner_detail {
 void Planner::build_offers() {
   offers_ = priced_offers(q_, c_, currency_);
   references_ = reference_offers(q_, c_, currency_);
-  // When `prefs.billing` left nothing, the billings the in-scope offers do
-  // have, for billing_unavailable (planner_advice.cpp) to name.
-  if (!q_.prefs.billing.empty() && offers_.empty()) {
-    Request open = q_;
-    open.prefs.billing.clear();
-    for (const PricedOffer& o : priced_offers(open, c_, currency_))
+  // The billings the in-scope offers have whatever `prefs.billing` says:
+  // `plan.billings` (the page's billing menu offers only these) and, when the
+  // requested billing left nothing, billing_unavailable (planner_advice.cpp).
+  auto add = [&](const std::vector<PricedOffer>& offers) {
+    for (const PricedOffer& o : offers)
       if (std::find(billings_in_scope_.begin(), billings_in_scope_.end(), o.billing) == billings_in_scope_.end())
         billings_in_scope_.push_back(o.billing);
+  };
+  if (q_.prefs.billing.empty()) {
+    add(offers_);
+  } else {
+    Request open = q_;
+    open.prefs.billing.clear();
+    add(priced_offers(open, c_, currency_));
   }
 }
 
@@ -499,6 +505,8 @@ PlanResult Planner::run(bool with_changes) {
   r.currency = currency_;
   if (q_.stages.empty()) return r;
   build_offers();
+  for (const auto& b : kBillingSpellings)
+    if (std::find(billings_in_scope_.begin(), billings_in_scope_.end(), b.value) != billings_in_scope_.end()) r.billings.push_back(b.value);
   fit_gpus();
   add_lab_offers();  // after the fit: the lab's cards do not move the right-size yardstick
   r.category = classify();

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "text/field_words.h"
 #include "text/messages.h"
 
 namespace gpuplan {
@@ -15,7 +16,7 @@ struct Context {
 
   [[noreturn]] void invalid(const std::string& path, const std::string& what) const {
     if (source == ArchitectureSource::request)
-      fail(locale, "inconsistent", path, message(locale, "inconsistent", {path, message(locale, "why.architecture", {what})}));
+      fail(locale, "inconsistent", path, message(locale, "inconsistent", {field_words(locale, path), message(locale, "why.architecture", {what})}));
     fail(Locale::en, "invalid_catalog", path, path + ": " + what);
   }
 };

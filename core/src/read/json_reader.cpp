@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "text/json_writer.h"
+#include "text/field_words.h"
 #include "text/messages.h"
 
 namespace gpuplan {
@@ -273,7 +274,10 @@ Locale sniff_locale(std::string_view text) {
 }
 
 void fail(Locale locale, std::string code, std::string path, std::string text) {
-  (void)locale;
+  // A request's message opens with the field's words (text/field_words.h): a
+  // capital in English. A catalog's opens with its path, as written.
+  if (locale == Locale::en && !text.empty() && text[0] >= 'a' && text[0] <= 'z' && (path.empty() || text.rfind(path, 0) != 0))
+    text[0] = char(text[0] - 'a' + 'A');
   throw InputError{Error{std::move(code), std::move(path), std::move(text)}};
 }
 
@@ -314,7 +318,7 @@ nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_
   if (!nlohmann::json::sax_parse(text.begin(), text.end(), &builder)) {
     if (builder.number_overflow) {
       std::string p = builder.path();
-      fail(locale, "out_of_range", p, message(locale, "out_of_range", {p.empty() ? "JSON" : p, "-1.8e308", "1.8e308", cut_text(builder.overflow_token)}));
+      fail(locale, "out_of_range", p, message(locale, "out_of_range", {field_words(locale, p), "-1.8e308", "1.8e308", cut_text(builder.overflow_token)}));
     }
     fail(locale, "invalid_json", "", message(locale, "invalid_json", {message(locale, "at_byte", {std::to_string(builder.error_byte)})}));
   }
@@ -338,11 +342,12 @@ void Reader::reject_unknown() const {
     const std::string p = child_path(cut_text(key));
     const std::string_view near = closest_name(key, fields_);
     if (!near.empty())
-      fail(locale_, "unknown_field", p, message(locale_, "unknown_field", {p, child_path(near)}));
+      fail(locale_, "unknown_field", p,
+           message(locale_, "unknown_field", {words(cut_text(key)), message(locale_, "unknown_field.near", {std::string(near), words(near)})}));
     std::string list;
     for (std::string_view k : fields_) list += (list.empty() ? "" : ", ") + std::string(k);
     fail(locale_, "unknown_field", p,
-         message(locale_, list.empty() ? "unknown_field.none" : "unknown_field.list", {p, list}));
+         message(locale_, list.empty() ? "unknown_field.none" : "unknown_field.list", {words(cut_text(key)), list}));
   }
 }
 
@@ -351,7 +356,7 @@ const nlohmann::json* Reader::get(std::string_view key) const {
   // is a parser that forgot its table line (docs/api.md, "Strict input").
   if (strict_ && std::find(fields_.begin(), fields_.end(), key) == fields_.end())
     fail(locale_, "internal", child_path(key),
-         message(locale_, "internal", {child_path(key) + " is read but missing from its field table"}));
+         message(locale_, "internal", {std::string(key) + " is read but missing from its field table"}));
   auto it = object_->find(key);
   if (it == object_->end() || it->is_null()) return nullptr;
   return &*it;
@@ -359,13 +364,19 @@ const nlohmann::json* Reader::get(std::string_view key) const {
 
 bool Reader::has(std::string_view key) const { return get(key) != nullptr; }
 
+// The request's fields in words; the catalog's files (lenient views, read by
+// their developers) by their path.
+std::string Reader::words(std::string_view key) const {
+  return strict_ ? field_words(locale_, child_path(key), words_) : child_path(key);
+}
+
 std::string Reader::child_path(std::string_view key) const {
   return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
 }
 
 void Reader::wrong_type(std::string_view key, const char* type_code, const nlohmann::json& got) const {
   std::string p = child_path(key);
-  fail(locale_, "wrong_type", p, message(locale_, "wrong_type", {p, message(locale_, type_code), describe(got)}));
+  fail(locale_, "wrong_type", p, message(locale_, "wrong_type", {words(key), message(locale_, type_code), describe(got)}));
 }
 
 std::optional<Reader> Reader::object(std::string_view key) const { return object(key, FieldNames{}); }
@@ -400,7 +411,8 @@ std::optional<double> Reader::number(std::string_view key, double min, double ma
   if (!std::isfinite(x) || x < min || x > max) {
     std::string p = child_path(key);
     fail(locale_, "out_of_range", p,
-         message(locale_, "out_of_range", {p, format_number(min), format_number(max), describe(*v)}));
+         message(locale_, "out_of_range", {words(key), field_amount(locale_, p, min), field_amount(locale_, p, max),
+                                           field_has_unit(p) && std::isfinite(x) ? field_amount(locale_, p, x) : describe(*v)}));
   }
   return x;
 }
@@ -412,10 +424,10 @@ std::optional<int> Reader::integer(std::string_view key, int64_t min, int64_t ma
   double x = v->get<double>();
   std::string p = child_path(key);
   if (!std::isfinite(x) || x != std::floor(x))
-    fail(locale_, "not_integer", p, message(locale_, "not_integer", {p, describe(*v)}));
+    fail(locale_, "not_integer", p, message(locale_, "not_integer", {words(key), describe(*v)}));
   if (x < double(min) || x > double(max))
     fail(locale_, "out_of_range", p,
-         message(locale_, "out_of_range", {p, format_number(double(min)), format_number(double(max)), describe(*v)}));
+         message(locale_, "out_of_range", {words(key), format_number(double(min)), format_number(double(max)), describe(*v)}));
   return static_cast<int>(x);
 }
 
@@ -434,7 +446,7 @@ std::optional<size_t> Reader::choice(std::string_view key, std::initializer_list
 
 void Reader::unknown_value(std::string_view key, const std::string& allowed) const {
   std::string p = child_path(key);
-  fail(locale_, "unknown_value", p, message(locale_, "unknown_value", {p, allowed, describe(*get(key))}));
+  fail(locale_, "unknown_value", p, message(locale_, "unknown_value", {words(key), allowed, describe(*get(key))}));
 }
 
 const nlohmann::json* Reader::array(std::string_view key) const {
@@ -449,17 +461,19 @@ const nlohmann::json* Reader::array(std::string_view key, size_t max_items) cons
   if (v && v->size() > max_items) {
     std::string p = child_path(key);
     fail(locale_, "out_of_range", p,
-         message(locale_, "out_of_range.items", {p, std::to_string(max_items), std::to_string(v->size())}));
+         message(locale_, "out_of_range.items", {words(key), std::to_string(max_items), std::to_string(v->size())}));
   }
   return v;
 }
 
 namespace {
 
-const nlohmann::json& element_object(const nlohmann::json& array, const std::string& path, size_t index, Locale locale) {
+const nlohmann::json& element_object(const nlohmann::json& array, const std::string& path, size_t index, Locale locale,
+                                     bool strict) {
   const auto& v = array[index];
   if (!v.is_object())
-    fail(locale, "wrong_type", path, message(locale, "wrong_type", {path, message(locale, "type.object"), describe(v)}));
+    fail(locale, "wrong_type", path,
+         message(locale, "wrong_type", {strict ? field_words(locale, path) : path, message(locale, "type.object"), describe(v)}));
   return v;
 }
 
@@ -467,13 +481,13 @@ const nlohmann::json& element_object(const nlohmann::json& array, const std::str
 
 Reader element(const nlohmann::json& array, size_t index, const std::string& array_path, Locale locale) {
   std::string p = array_path + "[" + std::to_string(index) + "]";
-  return Reader(element_object(array, p, index, locale), p, locale);
+  return Reader(element_object(array, p, index, locale, false), p, locale);
 }
 
 Reader element(const nlohmann::json& array, size_t index, const std::string& array_path, Locale locale,
                FieldNames fields) {
   std::string p = array_path + "[" + std::to_string(index) + "]";
-  return Reader(element_object(array, p, index, locale), p, locale, fields);
+  return Reader(element_object(array, p, index, locale, true), p, locale, fields);
 }
 
 }  // namespace gpuplan

@@ -62,6 +62,11 @@ class Reader {
   std::string child_path(std::string_view key) const;
   Locale locale() const { return locale_; }
   const std::string& path() const { return path_; }
+  // The field at `key` in the student's words (text/field_words.h), for
+  // messages; `holder` names this object where its path cannot (a stage by
+  // its name, once read).
+  std::string words(std::string_view key) const;
+  void name_as(std::string holder) { words_ = std::move(holder); }
 
   std::optional<Reader> object(std::string_view key) const;
   std::optional<Reader> object(std::string_view key, FieldNames fields) const;
@@ -104,6 +109,7 @@ class Reader {
   Locale locale_;
   bool strict_ = false;
   FieldNames fields_;
+  std::string words_;
 };
 
 // Reader for an element of an array, path "parent[i]"; the element must be an

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "text/field_words.h"
 #include "text/messages.h"
 
 namespace gpuplan {
@@ -26,7 +27,7 @@ std::string text(const Reader& r, std::string_view key, size_t max_bytes) {
     Locale l = r.locale();
     std::string p = r.child_path(key);
     fail(l, "out_of_range", p,
-         message(l, "out_of_range", {p, "0", std::to_string(max_bytes) + (l == Locale::en ? " bytes" : " 字节"),
+         message(l, "out_of_range", {field_words(l, p), "0", std::to_string(max_bytes) + (l == Locale::en ? " bytes" : " 字节"),
                                      std::to_string(s.size())}));
   }
   return s;
@@ -43,7 +44,7 @@ const Gpu& gpu_of(const Reader& r, const Catalog& catalog) {
   if (!g) {
     Locale l = r.locale();
     std::string p = r.child_path("gpu");
-    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {p, describe(r.json().value("gpu", nlohmann::json()))}));
+    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {field_words(l, p), describe(r.json().value("gpu", nlohmann::json()))}));
   }
   return *g;
 }
@@ -75,7 +76,7 @@ LabGpus read_lab_gpus(const Reader& r, const Catalog& catalog) {
     std::string p = r.child_path("machines");
     fail(l, "inconsistent", p,
          message(l, "inconsistent",
-                 {p, why(l, "卡数 " + std::to_string(g.count) + " 应能平均分到 " + std::to_string(g.machines) + " 台机器上",
+                 {field_words(l, p), why(l, "卡数 " + std::to_string(g.count) + " 应能平均分到 " + std::to_string(g.machines) + " 台机器上",
                          std::to_string(g.count) + " cards must spread evenly over " + std::to_string(g.machines) +
                              " machines")}));
   }
@@ -94,13 +95,14 @@ UserPrice read_quote(const Reader& r, const Catalog& catalog, std::string platfo
       Locale l = r.locale();
       std::string p = r.child_path("platform");
       fail(l, "unknown_platform", p,
-           message(l, "unknown_platform", {p, describe(r.json().value("platform", nlohmann::json()))}));
+           message(l, "unknown_platform", {field_words(l, p), describe(r.json().value("platform", nlohmann::json()))}));
     }
   }
   up.gpu = gpu_of(r, catalog).id;
   if (auto v = r.number("per_gpu_hour", 0, 1e6)) up.per_gpu_hour = *v;
   up.currency = currency_of(r, currency);
   if (auto v = r.spelled("billing", kBillingSpellings)) up.billing = *v;
+  up.lab = true;
   return up;
 }
 
@@ -119,7 +121,7 @@ void read_lab(const Reader& r, const Reader& root, Request& q, const Catalog& ca
       const auto& id = (*models)[i];
       std::string p = r.child_path("models") + "[" + std::to_string(i) + "]";
       if (!id.is_string() || !catalog.find_model(id.get<std::string>()))
-        fail(l, "unknown_preset", p, message(l, "unknown_preset", {p, describe(id)}));
+        fail(l, "unknown_preset", p, message(l, "unknown_preset", {field_words(l, p), describe(id)}));
       lab.models.push_back(id.get<std::string>());
     }
   }
@@ -145,15 +147,17 @@ void read_lab(const Reader& r, const Reader& root, Request& q, const Catalog& ca
       if (!pr.has("platform")) {
         std::string p = pr.child_path("platform");
         fail(l, "missing_field", p,
-             message(l, "missing_field", {p, why(l, "报价要说明是哪个平台的", "a quote names its platform")}));
+             message(l, "missing_field", {field_words(l, p), why(l, "报价要说明是哪个平台的", "a quote names its platform")}));
       }
       quotes.push_back(read_quote(pr, catalog, "", "CNY"));
     }
   if (q.prices.size() + quotes.size() > kMaxPrices) {
     std::string p = r.child_path("prices");
     fail(l, "out_of_range", p,
-         message(l, "out_of_range.items", {p, std::to_string(kMaxPrices), std::to_string(q.prices.size() + quotes.size())}));
+         message(l, "out_of_range.items", {field_words(l, p), std::to_string(kMaxPrices), std::to_string(q.prices.size() + quotes.size())}));
   }
+  // A lab quote is dated by the settings it was written in.
+  for (UserPrice& up : quotes) up.as_of = lab.written;
   // The student's own quotes come first: offers.cpp keeps the first of a
   // (platform, card, billing), so a student's quote wins over the lab's.
   q.prices.insert(q.prices.end(), quotes.begin(), quotes.end());

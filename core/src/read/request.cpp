@@ -15,6 +15,7 @@
 #include "gpuplan/throughput.h"
 #include "read/json_reader.h"
 #include "read/lab_request.h"
+#include "text/field_words.h"
 #include "text/messages.h"
 #include "text/names.h"
 #include "read/science_request.h"
@@ -43,7 +44,7 @@ Locale read_locale(const nlohmann::json& root) {
 }
 
 void fail_inconsistent(Locale l, const std::string& path, const std::string& why) {
-  fail(l, "inconsistent", path, message(l, "inconsistent", {path, why}));
+  fail(l, "inconsistent", path, message(l, "inconsistent", {field_words(l, path), why}));
 }
 
 constexpr std::string_view kModelFields[] = {
@@ -108,10 +109,10 @@ void check_cnn_description(const Reader& r, const ModelSpec& m) {
   Locale l = r.locale();
   if (m.params <= 0)
     fail(l, "missing_field", r.child_path("params"),
-         message(l, "missing_field", {r.child_path("params"), message(l, "why.model_needs_dims")}));
+         message(l, "missing_field", {r.words("params"), message(l, "why.model_needs_dims")}));
   if (m.activation_bytes_per_sample <= 0)
     fail(l, "missing_field", r.child_path("activation_bytes_per_sample"),
-         message(l, "missing_field", {r.child_path("activation_bytes_per_sample"), message(l, "why.cnn_needs_activation")}));
+         message(l, "missing_field", {r.words("activation_bytes_per_sample"), message(l, "why.cnn_needs_activation")}));
 }
 
 // A transformer needs params and the dimensions the memory model reads, and
@@ -124,7 +125,7 @@ void check_transformer_dimensions(const Reader& r, ModelSpec& m, bool gated_give
   for (size_t i = 0; i < 5; ++i) {
     if (values[i] <= 0) {
       std::string p = r.child_path(required[i]);
-      fail(l, "missing_field", p, message(l, "missing_field", {p, message(l, "why.model_needs_dims")}));
+      fail(l, "missing_field", p, message(l, "missing_field", {field_words(l, p), message(l, "why.model_needs_dims")}));
     }
   }
   if (m.ffn == 0) m.ffn = 4 * m.hidden;
@@ -154,7 +155,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
     const ModelSpec* found = catalog.find_model(*preset);
     if (!found) {
       std::string p = r.child_path("preset");
-      fail(l, "unknown_preset", p, message(l, "unknown_preset", {p, describe(r.json()["preset"])}));
+      fail(l, "unknown_preset", p, message(l, "unknown_preset", {field_words(l, p), describe(r.json()["preset"])}));
     }
     m = *found;
   }
@@ -180,7 +181,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
   }
   if (m.kind == ModelKind::vlm && m.vision.layers <= 0)
     fail(l, "missing_field", r.child_path("vision"),
-         message(l, "missing_field", {r.child_path("vision"), message(l, "why.vlm_needs_vision")}));
+         message(l, "missing_field", {r.words("vision"), message(l, "why.vlm_needs_vision")}));
   read_cnn_description(r, m);
 
   if (m.kv_heads == 0) m.kv_heads = m.heads;
@@ -249,7 +250,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
       if ((w.mode == Mode::train && !trains_in(*v)) || (w.mode == Mode::infer && !infers_in(*v))) {
         std::string p = r->child_path("precision");
         fail(l, "not_for_mode", p,
-             message(l, "not_for_mode", {p, describe(r->json()["precision"]), name_of(w.mode)}));
+             message(l, "not_for_mode", {field_words(l, p), describe(r->json()["precision"]), message(l, "field.mode." + std::string(name_of(w.mode)))}));
       }
     }
     if (auto v = r->spelled("optimizer", kOptimizerSpellings)) w.optimizer = *v;
@@ -269,7 +270,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->integer("kv_cache_bits", 2, 32)) {
       if (*v != 4 && *v != 8 && *v != 16 && *v != 32) {
         std::string p = r->child_path("kv_cache_bits");
-        fail(l, "unknown_value", p, message(l, "unknown_value", {p, "4, 8, 16, 32", describe(r->json()["kv_cache_bits"])}));
+        fail(l, "unknown_value", p, message(l, "unknown_value", {field_words(l, p), "4, 8, 16, 32", describe(r->json()["kv_cache_bits"])}));
       }
       w.kv_cache_bits = *v;
     }
@@ -350,7 +351,7 @@ Hardware read_hardware(const Reader& h, const Reader* workload, Request& q, cons
   hw.gpu = h.string("gpu").value_or("");
   if (!catalog.find_gpu(hw.gpu)) {
     std::string p = h.child_path("gpu");
-    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {p, describe(h.json().value("gpu", nlohmann::json()))}));
+    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {field_words(l, p), describe(h.json().value("gpu", nlohmann::json()))}));
   }
   const std::optional<int> count = h.integer("count", 1, kMaxGpus);
   const bool gpus_given = workload && workload->has("gpus");
@@ -414,7 +415,7 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   const Gpu* g = catalog.find_gpu(b.gpu);
   if (!g) {
     std::string p = r.child_path("gpu");
-    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {p, describe(r.json().value("gpu", nlohmann::json()))}));
+    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {field_words(l, p), describe(r.json().value("gpu", nlohmann::json()))}));
   }
   if (auto v = r.integer("count", 1, kMaxCount)) b.count = *v;
   if (auto v = r.number(limit::baseline_seconds_per_epoch)) b.seconds_per_epoch = *v;
@@ -444,14 +445,14 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (samples_per_s <= 0 && b.tokens_per_s > 0 && per_sample > 0) samples_per_s = b.tokens_per_s / per_sample;
   if (samples_per_s <= 0 && b.seconds_per_epoch > 0) {
     if (!q.data || q.data->samples <= 0) {
-      fail(l, "missing_field", "data.samples", message(l, "missing_field", {"data.samples", message(l, "why.baseline_rate")}));
+      fail(l, "missing_field", "data.samples", message(l, "missing_field", {field_words(l, "data.samples"), message(l, "why.baseline_rate")}));
     }
     samples_per_s = q.data->samples / b.seconds_per_epoch;
   }
   // A memory-only baseline (baseline.memory_bytes) needs no speed.
   if (samples_per_s <= 0 && !r.has("memory_bytes"))
     fail(l, "missing_field", r.child_path("samples_per_s"),
-         message(l, "missing_field", {r.child_path("samples_per_s"), message(l, "why.baseline_rate")}));
+         message(l, "missing_field", {r.words("samples_per_s"), message(l, "why.baseline_rate")}));
   Workload measured = q.workload;
   if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
   if (samples_per_s > 0) q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);
@@ -486,7 +487,7 @@ int read_runs(const Reader& s, Stage stage) {
       Locale l = s.locale();
       std::string p = s.child_path("runs");
       fail(l, "out_of_range", p,
-           message(l, "out_of_range.runs", {p, message(l, "plan.stage." + std::string(name_of(stage))), "0", std::to_string(kMaxRunsPerStage), describe(*v)}));
+           message(l, "out_of_range.runs", {s.words("runs"), "0", std::to_string(kMaxRunsPerStage), describe(*v)}));
     }
   }
   return s.integer("runs", 0, kMaxRunsPerStage).value_or(1);
@@ -501,7 +502,10 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     for (size_t i = 0; i < stages->size(); ++i) {
       Reader s = element(*stages, i, "stages", l, kStageFields);
       StageRequest st;
-      if (auto v = s.spelled("stage", kStageSpellings)) st.stage = *v;
+      if (auto v = s.spelled("stage", kStageSpellings)) {
+        st.stage = *v;
+        s.name_as(message(l, "field.stage." + std::string(name_of(st.stage))));
+      }
       st.runs = read_runs(s, st.stage);
       // The seeds' debug stage runs on about a tenth of the data (seed 003).
       if (st.stage == Stage::debug) st.data_fraction = 0.1;
@@ -522,7 +526,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
         std::string path = p->child_path("platforms") + "[" + std::to_string(i) + "]";
         const auto& id = (*list)[i];
         if (!id.is_string() || !catalog.find_platform(id.get<std::string>()))
-          fail(l, "unknown_platform", path, message(l, "unknown_platform", {path, describe(id)}));
+          fail(l, "unknown_platform", path, message(l, "unknown_platform", {field_words(l, path), describe(id)}));
         q.prefs.platforms.push_back(id.get<std::string>());
       }
     }
@@ -534,6 +538,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     if (auto v = p->integer("group_size", 1, 1000)) q.prefs.group_size = *v;
     if (auto v = p->spelled("scope", kScopeSpellings)) q.prefs.scope = *v;
     if (auto v = p->number("time_value_per_hour", 0, 1e5)) q.prefs.time_value_per_hour = *v;
+    if (p->choice("display_currency", {"CNY", "USD"})) q.prefs.display_currency = p->json()["display_currency"].get<std::string>();
   }
   if (auto b = root.object("buy", kBuyFields)) {
     BuyOption buy;
@@ -552,12 +557,12 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
       up.platform = pr.string("platform").value_or("");
       if (!catalog.find_platform(up.platform)) {
         std::string path = pr.child_path("platform");
-        fail(l, "unknown_platform", path, message(l, "unknown_platform", {path, describe(pr.json().value("platform", nlohmann::json()))}));
+        fail(l, "unknown_platform", path, message(l, "unknown_platform", {field_words(l, path), describe(pr.json().value("platform", nlohmann::json()))}));
       }
       up.gpu = pr.string("gpu").value_or("");
       if (!catalog.find_gpu(up.gpu)) {
         std::string path = pr.child_path("gpu");
-        fail(l, "unknown_gpu", path, message(l, "unknown_gpu", {path, describe(pr.json().value("gpu", nlohmann::json()))}));
+        fail(l, "unknown_gpu", path, message(l, "unknown_gpu", {field_words(l, path), describe(pr.json().value("gpu", nlohmann::json()))}));
       }
       if (auto v = pr.number("per_gpu_hour", 0, 1e6)) up.per_gpu_hour = *v;
       if (auto v = read_currency(pr)) up.currency = *v;
@@ -568,7 +573,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
                          std::all_of(v->begin(), v->end(), [](char ch) { return ch == '-' || (ch >= '0' && ch <= '9'); });
         if (!day) {
           std::string path = pr.child_path("as_of");
-          fail(l, "invalid_date", path, message(l, "invalid_date", {path, *v}));
+          fail(l, "invalid_date", path, message(l, "invalid_date", {field_words(l, path), *v}));
         }
         up.as_of = *v;
       }
@@ -590,14 +595,14 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
   try {
     nlohmann::json root = parse_json_text(json_text, locale, kMaxRequestBytes, kMaxRequestDepth);
     if (!root.is_object())
-      fail(locale, "wrong_type", "", message(locale, "wrong_type", {"request", message(locale, "type.object"), describe(root)}));
+      fail(locale, "wrong_type", "", message(locale, "wrong_type", {field_words(locale, ""), message(locale, "type.object"), describe(root)}));
     locale = read_locale(root);
     Reader r(root, "", locale, kRequestFields);
     Request q;
     q.locale = locale;
     Locale named = Locale::zh_CN;
     if (auto v = r.string("locale"); v && !locale_named(*v, named))
-      fail(locale, "unknown_value", "locale", message(locale, "unknown_value", {"locale", "zh-CN, en", describe(root["locale"])}));
+      fail(locale, "unknown_value", "locale", message(locale, "unknown_value", {field_words(locale, "locale"), "zh-CN, en", describe(root["locale"])}));
 
     auto workload = r.object("workload", kWorkloadFields);
     // Scientific computing is described by its own baseline, not by a network.
@@ -610,13 +615,13 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
     }
     auto model = r.object("model", kModelFields);
     if (!model && !science)
-      fail(locale, "missing_field", "model", message(locale, "missing_field", {"model", message(locale, "why.model_needs_dims")}));
+      fail(locale, "missing_field", "model", message(locale, "missing_field", {field_words(locale, "model"), message(locale, "why.model_needs_dims")}));
     if (model) q.model = read_model(*model, catalog, q.warnings);
     q.workload = read_workload(workload ? &*workload : nullptr, q.model);
     if (science) {
       auto s = r.object("science", kScienceFields);
       if (!s)
-        fail(locale, "missing_field", "science", message(locale, "missing_field", {"science", message(locale, "why.science_baseline")}));
+        fail(locale, "missing_field", "science", message(locale, "missing_field", {field_words(locale, "science"), message(locale, "why.science_baseline")}));
       q.science = read_science(*s, catalog);
     }
 

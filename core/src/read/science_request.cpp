@@ -1,5 +1,6 @@
 #include "read/science_request.h"
 
+#include "text/field_words.h"
 #include "text/messages.h"
 
 namespace gpuplan {
@@ -24,19 +25,19 @@ ScienceWorkload read_science(const Reader& r, const Catalog& catalog) {
   auto baseline = r.object("baseline", kBaselineFields);
   if (!baseline) {
     std::string p = r.child_path("baseline");
-    fail(l, "missing_field", p, message(l, "missing_field", {p, message(l, "why.science_baseline")}));
+    fail(l, "missing_field", p, message(l, "missing_field", {field_words(l, p), message(l, "why.science_baseline")}));
   }
   w.baseline.gpu = baseline->string("gpu").value_or("");
   if (!catalog.find_gpu(w.baseline.gpu)) {
     std::string p = baseline->child_path("gpu");
-    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {p, describe(baseline->json().value("gpu", nlohmann::json()))}));
+    fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {field_words(l, p), describe(baseline->json().value("gpu", nlohmann::json()))}));
   }
   if (auto v = baseline->integer(limit::science_count)) w.baseline.count = *v;
   if (auto v = baseline->spelled("unit", kRateUnitSpellings)) w.baseline.unit = *v;
   auto rate = baseline->number(limit::science_rate);
   if (!rate) {
     std::string p = baseline->child_path("rate");
-    fail(l, "missing_field", p, message(l, "missing_field", {p, message(l, "why.science_baseline")}));
+    fail(l, "missing_field", p, message(l, "missing_field", {field_words(l, p), message(l, "why.science_baseline")}));
   }
   w.baseline.rate = *rate;
   if (auto v = r.number(limit::science_job)) w.job = *v;

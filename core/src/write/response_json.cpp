@@ -385,6 +385,11 @@ void write_plan(JsonWriter& w, const PlanResult& p) {
     w.end_object();
   }
   w.end_array();
+  if (p.billings.size()) {
+    w.key("billings").begin_array();
+    for (Billing b : p.billings) w.value(name_of(b));
+    w.end_array();
+  }
   if (p.budget) w.member("budget", *p.budget);
   w.member("category", category_id(p.category));
   w.member("category_advice", p.category_advice);
@@ -438,6 +443,13 @@ Result<std::string> text_or_internal(JsonWriter& w) {
 Result<std::string> response_json_text(const Response& r) {
   JsonWriter w;
   w.begin_object();
+  w.key("display").begin_object();
+  if (!r.display.as_of.empty()) w.member("as_of", r.display.as_of);
+  w.member("currency", r.display.currency);
+  w.key("rates").begin_object();
+  for (const auto& [c, k] : r.display.rates) w.member(c, k);
+  w.end_object();
+  w.end_object();
   w.key("gpus").begin_array();
   for (const auto& g : r.gpus) write_gpu(w, g);
   w.end_array();

@@ -65,6 +65,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'deadline.help': 'Days until submission; 0 means none. If the runs do not fit, the plan says how many machines to rent at once.',
   billing: 'Billing',
   'billing.help': 'On-demand is the most flexible; spot is cheaper but can be reclaimed; monthly pays off only for long use.',
+  'billing.none_in_scope': 'no offer in the chosen scope bills this way',
   'billing.': 'Any',
   'billing.on-demand': 'On-demand',
   'billing.spot': 'Spot',

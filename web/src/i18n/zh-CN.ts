@@ -63,6 +63,7 @@ export const zhCN = {
   'deadline.help': '离投稿还有几天；0 表示不限。超出时会建议并行租几台。',
   billing: '计费方式',
   'billing.help': '按量最灵活；竞价便宜但可能被回收；包月只在长期占用时划算。',
+  'billing.none_in_scope': '所选范围内没有这种计费方式的报价',
   'billing.': '不限',
   'billing.on-demand': '按量',
   'billing.spot': '竞价',

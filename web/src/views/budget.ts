@@ -9,7 +9,7 @@ import { label } from '../i18n.ts';
 import type { Alternative, OfferRef, Plan, PlanStage, RentVsBuy } from '../types.ts';
 import type { Ctx } from './context.ts';
 import { button, section } from './controls.ts';
-import { cash, fxNote, gpuName, offerDate, platformName, priceDate, sourceText } from './words.ts';
+import { cash, fxNote, gpuName, platformName, priceDate, sourceText } from './words.ts';
 
 export interface StageCost {
   stage: string; gpu: string; count: number; platform: string; billing: string;
@@ -60,7 +60,7 @@ export function budgetOf(ctx: Ctx): Budget | null {
 function dateOf(ctx: Ctx, s: StageCost, currency: string): HTMLElement | null {
   const { t } = ctx;
   const o = s.offer;
-  const d = o ? o.as_of : offerDate(ctx, s.platform, s.gpu, s.billing);
+  const d = o?.as_of;
   const range = Number.isFinite(s.costLow) && Number.isFinite(s.costHigh) && s.costHigh > s.costLow
     ? t('budget.cost_range', { low: cash(ctx, s.costLow, currency), high: cash(ctx, s.costHigh, currency) }) : '';
   const parts: (string | HTMLElement)[] = [range, d ? priceDate(ctx, d) : o?.confidence === 'quote' ? t('confidence.quote') : '',

@@ -3,7 +3,7 @@
 // so an error from the planner can point at the control it is about.
 import { h, live, on, uid, type Child } from '../dom.ts';
 
-export interface Option { value: string; label: string }
+export interface Option { value: string; label: string; disabled?: boolean }
 
 interface Common { label: string; help?: string; path?: string; id?: string }
 
@@ -80,7 +80,7 @@ export function textField(c: Common & { value: string; max?: number; placeholder
 
 export function selectField(c: Common & { value: string; options: Option[] }, onChange: (v: string) => void): HTMLElement {
   const id = c.id ?? uid('s');
-  const select = h('select', { id }, c.options.map((o) => h('option', { value: o.value, selected: o.value === c.value }, o.label)));
+  const select = h('select', { id }, c.options.map((o) => h('option', { value: o.value, selected: o.value === c.value, disabled: o.disabled }, o.label)));
   select.value = c.value;
   on(select, 'change', () => onChange(live(select).value));
   return wrap(id, c, select);

@@ -7,7 +7,7 @@ import { label } from '../i18n.ts';
 import type { GpuRow } from '../types.ts';
 import type { Ctx } from './context.ts';
 import { section } from './controls.ts';
-import { cash, cashValue, fxNote, offerDate, platformName, priceDate } from './words.ts';
+import { cash, cashValue, fxNote, platformName, priceDate } from './words.ts';
 
 export type Fit = 'comfortable' | 'tight' | 'no';
 
@@ -80,9 +80,9 @@ function sortKey(ctx: Ctx, x: Row, col: string): number | string {
   }
 }
 
-function rowDate(ctx: Ctx, g: GpuRow): string | undefined {
-  if (g.offer) return g.offer.as_of || undefined;  // the core's (contract v1.2)
-  return offerDate(ctx, g.platform, g.id, g.billing);
+// The date of the offer the core priced the row on (contract v1.2 `offer`).
+function rowDate(g: GpuRow): string | undefined {
+  return g.offer?.as_of || undefined;
 }
 
 function reasons(ctx: Ctx, x: Row): string[] {
@@ -152,7 +152,7 @@ export function gpusView(ctx: Ctx): HTMLElement {
     const g = x.gpu;
     const fits = x.fit !== 'no';
     const timed = fits && g.hours > 0;
-    const date = Number.isFinite(x.cost) ? rowDate(ctx, g) : undefined;
+    const date = Number.isFinite(x.cost) ? rowDate(g) : undefined;
     return h('tr', { class: fits ? '' : 'nofit', 'data-gpu': g.id, 'data-fit': x.fit },
       h('th', { scope: 'row' }, x.name, g.science?.fp64_starved ? h('span', { class: 'badge bad', 'data-starved': '' }, t('sci.starved')) : null),
       h('td', null, gib(lang, x.memoryBytes)),

@@ -30,7 +30,7 @@ export function stagesView(ctx: Ctx): HTMLElement {
     // Applied to the state as it is now, not `state` of this render (withStage).
     const upd = (patch: Partial<StageState>): void => {
       ctx.set((now) => ({ stages: withStage(now, st.stage, patch) }));
-      runs.textContent = t('stage.runs', { n: stageRuns(ctx.state.stages.find((x) => x.stage === st.stage) ?? st) });
+      live(runs).textContent = t('stage.runs', { n: stageRuns(ctx.state.stages.find((x) => x.stage === st.stage) ?? st) });
     };
     return h('fieldset', { class: 'stage', 'data-stage': st.stage },
       h('legend', null, label(t, 'stage', st.stage)),
@@ -60,7 +60,15 @@ export function stagesView(ctx: Ctx): HTMLElement {
       selectField({ label: t('budget.currency'), value: labBudget?.currency ?? state.budget_currency, options: opts(ctx, 'currency', CURRENCIES) }, (v) => setBudget({ budget_currency: v as State['budget_currency'] })),
       numberField({ label: t('deadline'), help: t('deadline.help'), value: state.deadline_days, ...LIMITS['prefs.deadline_days'], path: 'prefs.deadline_days' }, (deadline_days) => ctx.set({ deadline_days })),
     ),
-    selectField({ label: t('billing'), help: t('billing.help'), value: state.billing, options: opts(ctx, 'billing', BILLINGS), path: 'prefs.billing' }, (v) => ctx.set({ billing: v as State['billing'] })));
+    selectField({ label: t('billing'), help: t('billing.help'), value: state.billing, options: billings(ctx), path: 'prefs.billing' }, (v) => ctx.set({ billing: v as State['billing'] })));
+}
+
+// The billings the core found in the in-scope offers (plan.billings); one
+// without offers is shown disabled, saying why.
+function billings(ctx: Ctx): Option[] {
+  const found = ctx.response?.plan?.billings;
+  return opts(ctx, 'billing', BILLINGS).map((o) => (!found || !o.value || found.includes(o.value) ? o
+    : { ...o, label: `${o.label} — ${ctx.t('billing.none_in_scope')}`, disabled: true }));
 }
 
 function modelPicker(ctx: Ctx): HTMLElement {

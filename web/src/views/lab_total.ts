@@ -8,7 +8,7 @@ import { download, h } from '../dom.ts';
 import { withLab, type LabMine, type LabSettings } from '../lab_settings.ts';
 import { toRequest } from '../request.ts';
 import type { Project } from '../storage_state.ts';
-import type { PlanResponse } from '../types.ts';
+import type { PlanResponse, PlanStage } from '../types.ts';
 import type { Ctx } from './context.ts';
 import { labWord } from './lab.ts';
 import { label } from '../i18n.ts';
@@ -52,14 +52,13 @@ function isoWeek(d: Date): string {
   return `${t.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
-// A stage's price: its date and standing (the catalog offer's, the lab's or the student's quote, the lab's cards).
-function priceOf(ctx: Ctx, lab: LabSettings, platform: string, gpu: string, billing: string): { date: string; standing: string } {
-  if (platform === 'lab') return { date: lab.written, standing: lab.electricity ? 'electricity' : 'lab' };
-  if (ctx.quotes.some((q) => q.platform === platform && q.gpu === gpu && q.billing === billing)) return { date: '', standing: 'quote' };
-  if (lab.prices.some((q) => q.platform === platform && q.gpu === gpu) || (platform === 'campus' && lab.campus)) return { date: lab.written, standing: 'lab quote' };
-  const offers = ctx.catalog.platforms.find((p) => p.id === platform)?.offers.filter((o) => o.gpu === gpu) ?? [];
-  const o = offers.find((x) => x.billing === billing) ?? offers.find((x) => x.billing === 'on-demand') ?? offers[0];
-  return { date: o?.as_of ?? '', standing: o?.confidence ?? '' };
+// A stage's price: its date and standing, from the offer the core priced it on
+// (contract v1.2 `offer`: the lab's cards and the lab's quotes say `source` "lab").
+function priceOf(s: PlanStage): { date: string; standing: string } {
+  const o = s.offer;
+  const lab = o?.source === 'lab';
+  const standing = s.platform === 'lab' ? (s.electricity ? 'electricity' : 'lab') : lab ? 'lab quote' : o?.confidence ?? '';
+  return { date: o?.as_of ?? '', standing };
 }
 
 export function labTotal(ctx: Ctx, lab: LabSettings, mine: LabMine, projects: Project[]): LabTotal {
@@ -82,7 +81,7 @@ export function labTotal(ctx: Ctx, lab: LabSettings, mine: LabMine, projects: Pr
       at += wall * 3600e3;
       const platform = String(s.platform ?? '');
       const gpu = String(s.gpu ?? '');
-      const price = priceOf(ctx, lab, platform, gpu, String(s.billing ?? ''));
+      const price = priceOf(s);
       rows.push({ project: p.name, stage: s.stage, platform, gpu, count: Number(s.count ?? 0), cost: cashValue(ctx, s.cost, currency), currency,
         start, end: new Date(at), month: start.toISOString().slice(0, 7), priceDate: price.date, standing: price.standing,
         waitHours: typeof s.wait_hours === 'number' ? s.wait_hours : 0 });

@@ -2,7 +2,7 @@
 // in the page's language, money in the display currency with the rate beside
 // it, a price's date with its freshness mark, a source a student can open.
 import { h } from '../dom.ts';
-import { ageDays, inCurrency, isStale, moneyIn, num, sourceLabel } from '../format.ts';
+import { ageDays, isStale, money, num, sourceLabel } from '../format.ts';
 import type { CatalogPlatform } from '../types.ts';
 import type { Ctx } from './context.ts';
 
@@ -18,18 +18,27 @@ export function gpuName(ctx: Ctx, id: unknown): string {
   return typeof id === 'string' && id ? ctx.gpu(id)?.name ?? id : '—';
 }
 
-// A core figure in `from`, shown in the display currency.
+// A figure in `from`, in the display currency at the rate the core gave for
+// it (response `display`, docs/api.md "Money"); with none, in its own currency.
+function shown(ctx: Ctx, amount: unknown, from: string | undefined): [number, string] {
+  const d = ctx.response?.display;
+  const c = from || 'CNY';
+  const k = d?.rates[c];
+  const v = typeof amount === 'number' ? amount : NaN;
+  return d && k !== undefined ? [v * k, d.currency] : [v, c];
+}
 export function cash(ctx: Ctx, amount: unknown, from: string | undefined): string {
-  return moneyIn(ctx.lang, amount, from || 'CNY', ctx.state.currency, ctx.catalog.fx);
+  return money(ctx.lang, ...shown(ctx, amount, from));
 }
 export function cashValue(ctx: Ctx, amount: unknown, from: string | undefined): number {
-  return inCurrency(amount, from || 'CNY', ctx.state.currency, ctx.catalog.fx);
+  return shown(ctx, amount, from)[0];
 }
 
-// "converted at 1 USD = 6.79 CNY (2026-07-31)", when a figure was converted.
+// "converted at 1 USD = 6.79 CNY (2026-07-31)", when the core converted a figure.
 export function fxNote(ctx: Ctx, from: string | undefined): HTMLElement | null {
   const fx = ctx.catalog.fx;
-  if (!fx || !from || from === ctx.state.currency) return null;
+  const d = ctx.response?.display;
+  if (!fx || !from || !d || from === d.currency || d.rates[from] === undefined) return null;
   return h('p', { class: 'source fx-note' }, ctx.t('fx.converted', { rate: num(ctx.lang, fx.cny_per_usd, 4), as_of: fx.as_of ?? '—' }));
 }
 
@@ -55,13 +64,3 @@ export function catalogAge(ctx: Ctx): { date: string; days: number | null; stale
   return { date, days: ageDays(date, now), stale: dates.filter((d) => isStale(d, now)).length, total: dates.length };
 }
 
-
-// The date of the catalog offer a planner figure was priced on, found by its
-// platform, GPU and billing (a derived spot or off-peak price: the platform's
-// offer for that GPU it was derived from). undefined for the user's own quote.
-export function offerDate(ctx: Ctx, platform: unknown, gpu: unknown, billing: unknown): string | undefined {
-  if (ctx.quotes.some((q) => q.platform === platform && q.gpu === gpu && (!billing || q.billing === billing))) return undefined;
-  const p = ctx.catalog.platforms.find((x) => x.id === platform);
-  const offers = (p?.offers ?? []).filter((o) => o.gpu === gpu);
-  return (offers.find((o) => o.billing === billing) ?? offers.find((o) => o.billing === 'on-demand') ?? offers[0])?.as_of;
-}
