@@ -255,7 +255,7 @@ for (const lang of ['zh-CN', 'en']) {
     assert.ok(md.includes(`| ${quote} |`), 'the GPU table row says it is the student\'s quote');
     const csv = m.export.toCsv(ctx).split('\r\n');
     assert.match(csv[0], /,price_as_of,price_kind,price_confidence,price_stale,price_source,price_basis$/);
-    assert.ok(csv[1].endsWith(`,2026-12-03,quote,quote,no,quote,${quote}`), csv[1]);
+    assert.ok(csv[1].endsWith(`,2026-12-03,quote,quote,false,quote,${quote}`), csv[1]);
     // The printout's list (views/print.ts): one line per planned stage.
     const lines = m.export.priceLines(ctx);
     assert.equal(lines.length, 1);

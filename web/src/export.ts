@@ -145,7 +145,7 @@ function csvCell(v: string | number): string {
 function offerCells(ctx: Ctx, o: OfferRef | undefined): string[] {
   if (!o) return ['', '', '', '', '', ''];
   const quote = o.confidence === 'quote';
-  return [o.as_of, quote ? 'quote' : o.price_kind, o.confidence, o.stale ? 'yes' : 'no', quote ? 'quote' : sourceText(ctx, o.source), priceBasis(ctx, o)];
+  return [o.as_of, quote ? 'quote' : o.price_kind, o.confidence, o.stale ? 'true' : 'false', quote ? 'quote' : sourceText(ctx, o.source), priceBasis(ctx, o)];
 }
 
 export function toCsv(ctx: Ctx): string {
