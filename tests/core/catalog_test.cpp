@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -583,6 +584,112 @@ TEST(CatalogConfidence, OldCatalogDefectsAreGone) {
   ASSERT_TRUE(cs->rules.granularity_seconds);
   EXPECT_EQ(*cs->rules.granularity_seconds, 1);
   EXPECT_TRUE(cs->rules.disk_per_gb_day);
+}
+
+// ---- Every figure names its source, field by field (docs/catalog.md "Sources")
+
+// A source's label (the text before its first ':') names the fields it stands
+// for; a figure no label names is refused with its path, and a source that
+// names this project's own notes is refused.
+TEST(CatalogSources, EveryPriceOrSpecFigureIsNamedByASource) {
+  auto parsed = [](const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json c = minimal_catalog();
+    edit(c);
+    return parse_catalog(c.dump());
+  };
+  // A platform's egress price under sources that name only its offers: no source.
+  Result<Catalog> r = parsed([](nlohmann::json& c) {
+    c["platforms"][0]["egress_per_gb"] = 0;
+    c["platforms"][0]["sources"] = {"offers: https://example.test/price"};
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "platforms[0].egress_per_gb");
+  EXPECT_TRUE(parsed([](nlohmann::json& c) {
+    c["platforms"][0]["egress_per_gb"] = 0;
+    c["platforms"][0]["sources"] = {"offers: https://example.test/price", "unverified: spot, egress_per_gb: a note"};
+  }).ok());
+  // Storage and a discount, each by its own name.
+  r = parsed([](nlohmann::json& c) {
+    c["platforms"][0]["storage"] = {{"free_gb", 100}, {"per_gb_day", 0.01}};
+    c["platforms"][0]["sources"] = {"offers, billing_rules: https://example.test/price"};
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "platforms[0].storage");
+  r = parsed([](nlohmann::json& c) {
+    c["platforms"][0]["education_discount"] = 0.05;
+    c["platforms"][0]["sources"] = {"offers, storage: https://example.test/price"};
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "platforms[0].education_discount");
+  // A source with no label stands for every figure of its entry.
+  EXPECT_TRUE(parsed([](nlohmann::json& c) {
+    c["platforms"][0]["egress_per_gb"] = 0;
+    c["platforms"][0]["sources"] = {"https://example.test/price"};
+  }).ok());
+  // A GPU's peak rate that no label names (the fp64 of a derived rate).
+  r = parsed([](nlohmann::json& c) {
+    c["gpus"][0]["tflops"]["fp64"] = 0.3;
+    c["gpus"][0]["sources"] = {"memory_bytes: driver logs", "fp32, memory_bandwidth_gb_s: a datasheet"};
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "gpus[0].tflops.fp64");
+  EXPECT_TRUE(parsed([](nlohmann::json& c) {
+    c["gpus"][0]["tflops"]["fp64"] = 0.3;
+    c["gpus"][0]["sources"] = {"memory_bytes: driver logs", "tflops, memory_bandwidth_gb_s: a datasheet"};
+  }).ok());
+  r = parsed([](nlohmann::json& c) { c["gpus"][0]["sources"] = {"memory_bytes: driver logs", "tflops: a datasheet"}; });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "gpus[0].memory_bandwidth_gb_s");
+  // This project's own notes are no source.
+  r = parsed([](nlohmann::json& c) {
+    c["gpus"][0]["sources"] = {"carried over from gpuplan reference compilation (shared/reference/gpus.csv, 2026-11)"};
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "gpus[0].sources[0]");
+}
+
+// The entries the rule found in the catalog of 2026-12-03 now name their
+// sources: AutoDL's and Gpushare's egress, compshare's storage and student
+// discount, the clouds' network figures, five GPUs' derived or unlabelled
+// rates; and no source names the project's own reference notes.
+TEST(CatalogSources, TheEmbeddedCatalogNamesEveryFiguresSource) {
+  const Catalog& c = embedded_catalog();
+  for (const auto& g : c.gpus)
+    for (const auto& s : g.sources) EXPECT_EQ(s.find("shared/reference"), std::string::npos) << g.id << ": " << s;
+  for (const auto& m : c.models)
+    for (const auto& s : m.sources) EXPECT_EQ(s.find("shared/reference"), std::string::npos) << m.id << ": " << s;
+  auto labelled = [&](const std::string& platform, const std::string& label) {
+    for (const auto& p : c.platforms)
+      if (p.id == platform)
+        for (std::string s : p.sources) {
+          if (s.rfind("unverified: ", 0) == 0) s = s.substr(12);
+          if (s.substr(0, s.find(':')).find(label) != std::string::npos) return true;
+        }
+    return false;
+  };
+  EXPECT_TRUE(labelled("autodl", "egress_per_gb"));
+  EXPECT_TRUE(labelled("gpushare", "egress_per_gb"));
+  EXPECT_TRUE(labelled("compshare", "storage"));
+  EXPECT_TRUE(labelled("compshare", "education_discount"));
+  for (const char* cloud : {"aws", "gcp", "azure", "lambda"}) EXPECT_TRUE(labelled(cloud, "network_gbps")) << cloud;
+}
+
+// The overseas offers re-read under the evidence rule (docs/catalog.md, "The
+// overseas (USD) offers"): RunPod's consumer cards rest only on a hand-compiled
+// table dated by its commit, no dated machine read: low, a reference and
+// never a plan's price; Lambda's A10 has two dated reads that agree.
+TEST(CatalogConfidence, TheOverseasOffersSayWhatTheirSourcesShow) {
+  const Platform* runpod = embedded_catalog().find_platform("runpod");
+  ASSERT_NE(runpod, nullptr);
+  for (const auto& o : runpod->offers)
+    if (o.gpu == "rtx-4090" || o.gpu == "rtx-3090" || o.gpu == "rtx-5090" || o.gpu == "l40s" || o.gpu == "l4" ||
+        o.gpu == "rtx-a6000" || o.gpu == "rtx-3080") {
+      EXPECT_EQ(o.confidence, "low") << o.gpu;
+      EXPECT_EQ(o.evidence, EvidenceKind::note) << o.gpu;
+    }
+  const Platform* lambda = embedded_catalog().find_platform("lambda");
+  ASSERT_NE(lambda, nullptr);
+  for (const auto& o : lambda->offers) EXPECT_EQ(o.confidence, "medium") << o.gpu;
 }
 
 }  // namespace gpuplan::test

@@ -211,6 +211,11 @@ TEST(PlanPrices, AQuoteSaysItIsAQuoteWithItsDate) {
   EXPECT_EQ(o["source"], "quote");
   EXPECT_EQ(o["as_of"], "2026-12-01");
   EXPECT_EQ(o["stale"], false);
+  // A quote read long ago (a price list pasted in 2025) ages as a catalog price does.
+  q["prices"][0]["as_of"] = "2025-03-01";
+  r = run(q);
+  EXPECT_EQ(r["plan"]["stages"][1]["offer"]["as_of"], "2025-03-01");
+  EXPECT_EQ(r["plan"]["stages"][1]["offer"]["stale"], true) << r["plan"]["stages"][1]["offer"].dump();
   q["prices"][0]["as_of"] = "December";
   r = run(q);
   ASSERT_TRUE(r.contains("error")) << r.dump();

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "gpuplan/catalog.h"
 #include "gpuplan/pricing.h"
 
 namespace gpuplan::test {
@@ -182,6 +183,39 @@ TEST(Pricing, SpotRunTimeCarriesItsExpectedLossIntoTheBill) {
   const RunTime night = run_time(t, 10, 0, 1);
   EXPECT_DOUBLE_EQ(night.wall_hours, 10 / kOffPeakWindowFraction);
   EXPECT_DOUBLE_EQ(night.billed_hours, 10);
+}
+
+// AutoDL bills per second with a minimum charge of 0.01 CNY per start (its
+// 充值与计费 page, as read 2026-09-08): a start of ten seconds on a 1.98 CNY/h
+// card costs 0.01, not 0.0055; an hour costs its price. The catalog carries
+// the rule with its source, date and confidence.
+TEST(Pricing, AStartBillsAtLeastThePlatformsMinimumCharge) {
+  const Platform* autodl = nullptr;
+  for (const auto& p : embedded_catalog().platforms)
+    if (p.id == "autodl") autodl = &p;
+  ASSERT_NE(autodl, nullptr);
+  ASSERT_TRUE(autodl->rules.minimum_charge);
+  const MinimumCharge& m = *autodl->rules.minimum_charge;
+  EXPECT_DOUBLE_EQ(m.amount, 0.01);
+  EXPECT_EQ(m.currency, "CNY");
+  EXPECT_EQ(m.as_of, "2026-09-08");
+  EXPECT_EQ(m.confidence, "medium");
+  EXPECT_NE(m.source.find("https://www.autodl.com/docs/price/"), std::string::npos);
+  EXPECT_DOUBLE_EQ(autodl->minimum_charge, 0.01);
+
+  RentalTerms t = rental_terms(*autodl, Billing::on_demand, 1.98, 0);
+  t.minimum_charge = autodl->minimum_charge;
+  EXPECT_EQ(t.granularity_seconds, 1);
+  Rental r;
+  r.used_hours = 10.0 / kSecondsPerHour;
+  EXPECT_DOUBLE_EQ(price_rental(t, r).compute_cost, 0.01);
+  r.parallel = 3;  // three instances started side by side: each bills its minimum
+  EXPECT_DOUBLE_EQ(price_rental(t, r).compute_cost, 0.03);
+  r.parallel = 1;
+  r.used_hours = 1;
+  EXPECT_DOUBLE_EQ(price_rental(t, r).compute_cost, 1.98);
+  r.used_hours = 0;  // nothing started, nothing billed
+  EXPECT_DOUBLE_EQ(price_rental(t, r).compute_cost, 0);
 }
 
 }  // namespace

@@ -228,12 +228,48 @@ test('export: a USD display converts every plan figure at the catalog rate', () 
   assert.match(md, /\*\*project total: \$22\.00\*\*/i);
   assert.doesNotMatch(md, /¥/);
   const csv = m.export.toCsv(ctx).split('\r\n');
-  assert.equal(csv[0], 'gpu_id,gpu,memory_bytes,fit,count,wall_hours,wall_hours_low,wall_hours_high,gpu_hours,platform,billing,run_cost_USD');
+  assert.equal(csv[0], 'gpu_id,gpu,memory_bytes,fit,count,wall_hours,wall_hours_low,wall_hours_high,gpu_hours,platform,billing,run_cost_USD,price_as_of,price_kind,price_confidence,price_stale,price_source,price_basis');
   assert.match(csv[1], /^rtx-4090,RTX 4090,24000000000,comfortable,1,3,2\.5,4,3,gpushare,on-demand,1\.07/);
   // Only the cards that fit: the A100 row of this response does not.
   assert.deepEqual(csv.slice(2), ['']);
   assert.doesNotMatch(m.export.toCsv(ctx), /,no,/);
 });
+
+// Issue #31: every exported price says its date and standing, in the
+// student's language, from the core's offer (contract v1.2), never re-derived.
+function offeredResponse() {
+  const r = planResponse();
+  r.plan.stages[0].offer = { platform: 'gpushare', gpu: 'rtx-4090', billing: 'on-demand', price_kind: 'list', as_of: '2026-01-10',
+    confidence: 'medium', source: 'gpushare.com', stale: true, derived: false };
+  r.gpus[0].offer = { platform: 'gpushare', gpu: 'rtx-4090', billing: 'on-demand', price_kind: 'list', as_of: '2026-12-03',
+    confidence: 'quote', source: 'quote', stale: false, derived: false };
+  return r;
+}
+for (const lang of ['zh-CN', 'en']) {
+  test(`export (${lang}): Markdown, CSV and the printout give each price's date and standing from the core's offer`, () => {
+    const zh = lang === 'zh-CN';
+    const ctx = fakeCtx(m, { lang, response: offeredResponse() });
+    const stage = zh ? '2026-01-10 · 官网价 · 可信度中 · gpushare.com · 请到平台核对当前价格'
+      : "2026-01-10 · list price · medium confidence · gpushare.com · check the platform's current price";
+    const quote = zh ? '2026-12-03 · 你的报价' : '2026-12-03 · your quote';
+    assert.equal(m.export.priceBasis(ctx, ctx.response.plan.stages[0].offer), stage);
+    const md = m.export.toMarkdown(ctx, '9.9.9');
+    assert.match(md, zh ? /\| 费用 \| 价格依据 \|/ : /\| Cost \| Price basis \|/);
+    assert.ok(md.includes(`| ${stage.replace(/'/g, "'")} |`), md);
+    assert.ok(md.includes(`| ${quote} |`), 'the GPU table row says it is the student\'s quote');
+    const csv = m.export.toCsv(ctx).split('\r\n');
+    assert.match(csv[0], /,price_as_of,price_kind,price_confidence,price_stale,price_source,price_basis$/);
+    assert.ok(csv[1].endsWith(`,2026-12-03,quote,quote,false,quote,${quote}`), csv[1]);
+    // The printout's list (views/print.ts): one line per planned stage.
+    const lines = m.export.priceLines(ctx);
+    assert.equal(lines.length, 1);
+    assert.ok(lines[0].endsWith(stage), lines[0]);
+    assert.match(lines[0], zh ? /^正式实验: RTX 4090 · 恒源云 · / : /^Formal experiments: RTX 4090 · Gpushare · /i);
+    // Without an offer (an older core) the cells are empty, not guessed.
+    const bare = m.export.toCsv(fakeCtx(m, { lang, response: planResponse() })).split('\r\n');
+    assert.ok(bare[1].endsWith(',,,,,,'), bare[1]);
+  });
+}
 
 test('export: an infeasible plan says so, never a total within budget', () => {
   for (const lang of ['zh-CN', 'en']) {

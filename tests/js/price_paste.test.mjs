@@ -27,7 +27,9 @@ test('a marketplace card list: each card with the price under it, the last price
   assert.deepEqual(r.read.filter((x) => x.quote.gpu === 'rtx-4090').map((x) => x.quote.per_gpu_hour), [1.98, 1.88]);
   for (const x of r.quotes) {
     assert.equal(x.currency, 'CNY');
-    assert.match(x.note, /2026-12-03/);
+    // The day is the quote's own date field (sent as prices[].as_of), not text in its note.
+    assert.equal(x.as_of, '2026-12-03');
+    assert.doesNotMatch(x.note, /2026-12-03/);
   }
   // A card the catalog does not know (MTT S4000) is never credited to the card above it.
   assert.ok(!r.quotes.some((x) => x.per_gpu_hour === 1.96), JSON.stringify(r.quotes));
@@ -57,3 +59,23 @@ test('nothing readable: no quotes, and a price line without a card says so', () 
   assert.deepEqual(r.unread.map((u) => u.reason), ['no_card']);
   assert.equal(paste.parsePriceList('', 'autodl', gpus, '2026-12-03').quotes.length, 0);
 });
+
+// A pasted price's day travels as the quote's own date: kept through storage
+// (checkQuote), sent as prices[].as_of, where the core ages it like a catalog
+// price (offer.as_of, offer.stale).
+test('a pasted quote keeps its day through storage and into the request', async () => {
+  const m = await pageModules(['prices', 'request', 'state']);
+  const r = paste.parsePriceList(fixture('marketplace_cards.txt'), 'autodl', gpus, '2026-12-03');
+  const known = { platforms: new Set(['autodl']), gpus: new Set(gpus.map((g) => g.id)) };
+  const kept = m.prices.cleanQuotes(r.quotes, known).quotes;
+  assert.ok(kept.length > 0);
+  for (const q of kept) assert.equal(q.as_of, '2026-12-03');
+  // A date that is no day is dropped, never sent (the core refuses it as invalid_date).
+  assert.equal(m.prices.validQuote({ ...kept[0], as_of: 'yesterday' }, known).as_of, undefined);
+  const req = m.request.toRequest(m.state.defaultState(), 'zh-CN', kept);
+  for (const p of req.prices) assert.equal(p.as_of, '2026-12-03');
+  const typed = { ...kept[0] };
+  delete typed.as_of;
+  assert.equal(m.request.toRequest(m.state.defaultState(), 'zh-CN', [typed]).prices[0].as_of, undefined);
+});
+

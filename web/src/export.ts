@@ -10,7 +10,29 @@ import { stageRuns } from './state.ts';
 import type { Ctx } from './views/context.ts';
 import { budgetOf } from './views/budget.ts';
 import { rangeText, rows } from './views/gpus.ts';
-import { cash, cashValue, catalogAge, gpuName, platformName } from './views/words.ts';
+import { cash, cashValue, catalogAge, gpuName, platformName, sourceText } from './views/words.ts';
+import type { OfferRef } from './types.ts';
+
+// What a price is, in words, from the core's `offer` (contract v1.2; the page
+// derives none of it): its date, its kind (list price, floor, promotion, or the
+// student's own quote), its confidence and source, and the core's mark of an
+// old price. '' where the core gave no offer.
+export function priceBasis(ctx: Ctx, o: OfferRef | undefined): string {
+  if (!o) return '';
+  const { t } = ctx;
+  const quote = o.confidence === 'quote';
+  return [o.as_of || t('unknown'), quote ? t('confidence.quote') : label(t, 'price_kind', o.price_kind),
+    quote ? '' : label(t, 'confidence', o.confidence), quote ? '' : sourceText(ctx, o.source), o.stale ? t('price.stale') : '']
+    .filter((x) => x).join(' · ');
+}
+
+// One line per planned stage: what its price rests on (the printout's list, views/print.ts).
+export function priceLines(ctx: Ctx): string[] {
+  const b = budgetOf(ctx);
+  if (!b) return [];
+  return b.stages.filter((s) => s.feasible && s.offer).map((s) =>
+    `${label(ctx.t, 'stage', s.stage)}: ${gpuName(ctx, s.gpu)} · ${platformName(ctx, s.platform)} · ${priceBasis(ctx, s.offer)}${s.reference ? ` · ${s.reference}` : ''}`);
+}
 
 // Markdown table cells: user text must not break the table or become links.
 function md(text: string): string {
@@ -74,15 +96,15 @@ export function toMarkdown(ctx: Ctx, version: string, now = new Date()): string 
     lines.push(`## ${t('section.budget')}`, '');
     if (!b.feasible) lines.push(`**${t('budget.infeasible.title')}**`, '');
     else lines.push(`**${t('budget.total')}: ${cash(ctx, b.total, b.currency)}**${b.budget !== undefined ? ` · ${t(b.within === false ? 'budget.over' : 'budget.within', { budget: cash(ctx, b.budget, b.currency) })}` : ''} · ${t('budget.wall.plan', { time: hours(lang, b.wallHours) })}`, '');
-    lines.push(`| ${t('budget.stage')} | ${t('budget.runs')} | GPU | ${t('platform.name')} | ${t('budget.gpu_hours')} | ${t('budget.wall')} | ${t('budget.cost')} |`,
-      '| --- | ---: | --- | --- | ---: | ---: | ---: |');
+    lines.push(`| ${t('budget.stage')} | ${t('budget.runs')} | GPU | ${t('platform.name')} | ${t('budget.gpu_hours')} | ${t('budget.wall')} | ${t('budget.cost')} | ${t('export.price_basis')} |`,
+      '| --- | ---: | --- | --- | ---: | ---: | ---: | --- |');
     for (const s of b.stages) {
       const st = state.stages.find((x) => x.stage === s.stage);
       lines.push(s.feasible
-        ? `| ${md(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${md(gpuName(ctx, s.gpu))} ×${s.count} | ${md(platformName(ctx, s.platform))} · ${md(label(t, 'billing', s.billing))} | ${num(lang, s.gpuHours, 1)} | ${hours(lang, s.wallHours)} | ${cash(ctx, s.cost, b.currency)} |`
-        : `| ${md(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${t('budget.infeasible')} | — | — | — | — |`);
+        ? `| ${md(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${md(gpuName(ctx, s.gpu))} ×${s.count} | ${md(platformName(ctx, s.platform))} · ${md(label(t, 'billing', s.billing))} | ${num(lang, s.gpuHours, 1)} | ${hours(lang, s.wallHours)} | ${cash(ctx, s.cost, b.currency)} | ${md(priceBasis(ctx, s.offer))} |`
+        : `| ${md(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${t('budget.infeasible')} | — | — | — | — | — |`);
     }
-    if (b.feasible) lines.push(`| **${t('budget.total')}** | | | | | | **${cash(ctx, b.total, b.currency)}** |`);
+    if (b.feasible) lines.push(`| **${t('budget.total')}** | | | | | | **${cash(ctx, b.total, b.currency)}** | |`);
     lines.push('');
   }
   if (r) {
@@ -90,12 +112,12 @@ export function toMarkdown(ctx: Ctx, version: string, now = new Date()): string 
     for (const c of r.memory.components) lines.push(`| ${md(label(t, 'component', c.id))} | ${gib(lang, c.bytes)} |`);
     lines.push(`| **${t('memory.total')}** | **${gib(lang, r.memory.per_gpu.total_bytes)}** |`,
       `| ${t('memory.recommended', { pct: percent(lang, r.memory.headroom) })} | ${gib(lang, r.memory.recommended_bytes)} |`, '');
-    lines.push(`## ${t('section.gpus')}`, '', `| GPU | ${t('gpus.col.count')} | ${t('gpus.col.hours')} | ${t('gpus.col.gpu_hours')} | ${t('gpus.col.cost')} | ${t('platform.name')} |`, '| --- | ---: | ---: | ---: | ---: | --- |');
+    lines.push(`## ${t('section.gpus')}`, '', `| GPU | ${t('gpus.col.count')} | ${t('gpus.col.hours')} | ${t('gpus.col.gpu_hours')} | ${t('gpus.col.cost')} | ${t('platform.name')} | ${t('export.price_basis')} |`, '| --- | ---: | ---: | ---: | ---: | --- | --- |');
     const priced = rows(ctx).filter((x) => x.fit !== 'no')
       .sort((a, b2) => (cashValue(ctx, a.cost, a.costCurrency) || Infinity) - (cashValue(ctx, b2.cost, b2.costCurrency) || Infinity)).slice(0, 10);
     for (const x of priced) {
       const g = x.gpu;
-      lines.push(`| ${md(x.name)} | ${g.count} | ${hours(lang, g.hours)} | ${num(lang, g.hours * g.count, 1)} | ${cash(ctx, x.cost, x.costCurrency)} | ${md(typeof g.platform === 'string' ? `${platformName(ctx, g.platform)} · ${label(t, 'billing', String(g.billing ?? ''))}` : '—')} |`);
+      lines.push(`| ${md(x.name)} | ${g.count} | ${hours(lang, g.hours)} | ${num(lang, g.hours * g.count, 1)} | ${cash(ctx, x.cost, x.costCurrency)} | ${md(typeof g.platform === 'string' ? `${platformName(ctx, g.platform)} · ${label(t, 'billing', String(g.billing ?? ''))}` : '—')} | ${md(priceBasis(ctx, g.offer)) || '—'} |`);
     }
     if (priced[0]) lines.push('', md(rangeText(ctx, priced[0].gpu)));
     lines.push('');
@@ -122,14 +144,24 @@ function csvCell(v: string | number): string {
 
 // The cards that hold the job (the planner's fit), one row each: a card
 // that does not fit has no count, time or cost to list.
+function offerCells(ctx: Ctx, o: OfferRef | undefined): string[] {
+  if (!o) return ['', '', '', '', '', ''];
+  const quote = o.confidence === 'quote';
+  return [o.as_of, quote ? 'quote' : o.price_kind, o.confidence, o.stale ? 'true' : 'false', quote ? 'quote' : sourceText(ctx, o.source), priceBasis(ctx, o)];
+}
+
 export function toCsv(ctx: Ctx): string {
   const cur = ctx.state.currency;
-  const head = ['gpu_id', 'gpu', 'memory_bytes', 'fit', 'count', 'wall_hours', 'wall_hours_low', 'wall_hours_high', 'gpu_hours', 'platform', 'billing', `run_cost_${cur}`];
+  // The price's date and standing (the core's offer): ids a spreadsheet can
+  // filter on, then the same in the page's words.
+  const head = ['gpu_id', 'gpu', 'memory_bytes', 'fit', 'count', 'wall_hours', 'wall_hours_low', 'wall_hours_high', 'gpu_hours', 'platform', 'billing', `run_cost_${cur}`,
+    'price_as_of', 'price_kind', 'price_confidence', 'price_stale', 'price_source', 'price_basis'];
   const lines = [head.join(',')];
   for (const x of rows(ctx).filter((r) => r.fit !== 'no')) {
     const g = x.gpu;
     lines.push([g.id, x.name, x.memoryBytes, x.fit, g.count, g.hours, g.hours_low ?? '', g.hours_high ?? '', g.hours * g.count,
-      typeof g.platform === 'string' ? g.platform : '', typeof g.billing === 'string' ? g.billing : '', cashValue(ctx, x.cost, x.costCurrency)]
+      typeof g.platform === 'string' ? g.platform : '', typeof g.billing === 'string' ? g.billing : '', cashValue(ctx, x.cost, x.costCurrency),
+      ...offerCells(ctx, g.offer)]
       .map((v) => csvCell(v as string | number)).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;

@@ -102,7 +102,7 @@ export function parsePriceList(text: string, platform: string, gpus: PasteGpu[],
       const cur: 'CNY' | 'USD' = /\$|USD|美元/.test(mark) ? 'USD' : /¥|￥|元|CNY|RMB/.test(mark) ? 'CNY' : currency;
       const quote: Quote = {
         platform, gpu: card.id, billing: unit.billing, per_gpu_hour: Number((amount / unit.hours).toFixed(6)), currency: cur,
-        note: `${m[0].trim()} (${asOf})`,
+        note: m[0].trim(), as_of: asOf,
       };
       byKey.set(`${quote.gpu}/${quote.billing}`, quote);
       out.read.push({ line, quote });

@@ -13,6 +13,9 @@ export interface Quote {
   per_gpu_hour: number;
   currency: 'CNY' | 'USD';
   note: string;
+  // The day the price was read (YYYY-MM-DD), a pasted price list's day: sent
+  // as the quote's `as_of` (docs/api.md, prices[]), shown beside the price and aged like a catalog price.
+  as_of?: string;
 }
 
 export const PRICES_KEY = 'gpuplan.prices';
@@ -59,7 +62,9 @@ export function checkQuote(x: unknown, known: Known): Quote | Exclude<Reason, 'd
   if (!currency) return 'currency';
   const billing = typeof o.billing === 'string' && BILLINGS.includes(o.billing) ? o.billing : 'on-demand';
   const note = typeof o.note === 'string' ? o.note.slice(0, 200) : '';
-  return { platform: o.platform, gpu: o.gpu, billing, per_gpu_hour: price, currency, note };
+  const q: Quote = { platform: o.platform, gpu: o.gpu, billing, per_gpu_hour: price, currency, note };
+  if (typeof o.as_of === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(o.as_of)) q.as_of = o.as_of;
+  return q;
 }
 
 export function validQuote(x: unknown, known: Known): Quote | null {
@@ -83,7 +88,7 @@ export function cleanQuotes(entries: unknown[], known: Known): { quotes: Quote[]
     const before = byKey.get(k);
     if (before) {
       count('duplicate');
-      if (before.per_gpu_hour !== q.per_gpu_hour || before.currency !== q.currency || before.note !== q.note) removed.push(before);
+      if (before.per_gpu_hour !== q.per_gpu_hour || before.currency !== q.currency || before.note !== q.note || before.as_of !== q.as_of) removed.push(before);
       byKey.delete(k);
     }
     byKey.set(k, q);

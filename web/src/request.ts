@@ -104,6 +104,7 @@ export function toRequest(s: State, lang: Lang, quotes: Quote[], preset?: Pick<C
   if (quotes.length) {
     req.prices = quotes.map((q) => ({
       platform: q.platform, gpu: q.gpu, per_gpu_hour: q.per_gpu_hour, currency: q.currency, billing: q.billing,
+      ...(q.as_of ? { as_of: q.as_of } : {}),
     }));
   }
   return req;

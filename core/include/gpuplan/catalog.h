@@ -171,9 +171,20 @@ struct ReferenceRate {
 // nullopt where no source states it: the planner says "unknown" then, and
 // never prices an unknown rule at zero. Amounts are in the platform's
 // `currency`.
+// The smallest amount one start of an instance bills (AutoDL: 最低 0.01 元),
+// with where the rule was read.
+struct MinimumCharge {
+  double amount = 0;  // in the platform's currency
+  std::string currency;
+  std::string as_of;
+  std::string source;  // empty in the page's copy (CatalogProfile::page)
+  std::string confidence;
+};
+
 struct BillingRules {
   std::optional<double> granularity_seconds;     // time is rounded up to this (1 = per second)
   std::optional<double> minimum_charge_seconds;  // smallest billed time per start
+  std::optional<MinimumCharge> minimum_charge;   // smallest billed amount per start
   std::optional<double> minimum_balance;         // balance needed to start pay-as-you-go
   std::optional<double> release_after_stopped_days;  // a shut-down instance (and its disks) is released after this
   std::vector<Billing> packages;                 // packages the platform sells, priced in offers or not
@@ -193,6 +204,7 @@ struct Platform {
   std::string currency;
   double billing_granularity_seconds = 3600;  // the unit time is rounded up to
   double minimum_charge_seconds = 0;
+  double minimum_charge = 0;                  // smallest amount one start bills, in `currency`; 0 when none is stated
   bool disk_bills_after_release = false;      // a released or stopped instance still bills its disks
   double storage_per_gb_month = 0;            // in `currency`; 0 when unknown
   double free_storage_gb = 0;

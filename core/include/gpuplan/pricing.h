@@ -113,6 +113,7 @@ struct RentalTerms {
   Billing billing = Billing::on_demand;
   double granularity_seconds = 3600;
   double minimum_charge_seconds = 0;
+  double minimum_charge = 0;  // smallest compute charge of one start, plan currency (AutoDL: 0.01 CNY)
   double storage_per_gb_month = 0;
   double free_storage_gb = 0;
   double interruptions_per_hour = 0;  // spot only

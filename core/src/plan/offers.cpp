@@ -44,12 +44,14 @@ OfferRef catalog_ref(const Platform& p, const Offer& o, const Catalog& c) {
   return r;
 }
 
-OfferRef quote_ref(const UserPrice& u) {
+OfferRef quote_ref(const UserPrice& u, const Catalog& c) {
   OfferRef r;
   r.platform = u.platform;
   r.gpu = u.gpu;
   r.billing = u.billing;
   r.as_of = u.as_of;
+  // A dated quote ages as a catalog price does (a pasted price list carries its day).
+  r.stale = !u.as_of.empty() && price_is_stale(u.as_of, c.version);
   r.confidence = "quote";
   r.source = u.lab ? "lab" : "quote";
   return r;
@@ -68,6 +70,7 @@ template <class Keep>
 void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, const std::string& currency,
                          bool quotes, Keep keep, std::vector<PricedOffer>& offers) {
   const double storage = convert_currency(p.storage_per_gb_month, p.currency, currency, c.fx);
+  const double minimum = convert_currency(p.minimum_charge, p.currency, currency, c.fx);
   const size_t first = offers.size();
   auto in = [&](double amount, const std::string& from) { return convert_currency(amount, from, currency, c.fx); };
   // A price of 0 is a price (a free campus centre, 校级算力 "免费或极低"),
@@ -75,6 +78,7 @@ void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, 
   auto add = [&](PricedOffer o) {
     if (int(o.gpu) < 0 || !(o.user ? o.price >= 0 : o.price > 0)) return;
     if (q.hardware && c.gpus[o.gpu].id != q.hardware->gpu) return;
+    o.minimum_charge = minimum;
     for (size_t i = first; i < offers.size(); ++i)
       if (offers[i].gpu == o.gpu && offers[i].billing == o.billing) return;  // first one wins: user, then catalog
     offers.push_back(std::move(o));
@@ -88,7 +92,7 @@ void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, 
       // A quote changes the price, not the product: a single-GPU product stays one.
       for (const Offer& src : p.offers)
         if (src.gpu == u.gpu && src.billing == u.billing && src.max_gpus > 0) o.max_gpus = src.max_gpus;
-      o.ref = quote_ref(u);
+      o.ref = quote_ref(u, c);
       add(std::move(o));
     }
   for (const Offer& src : p.offers) {
@@ -185,6 +189,7 @@ bool rentable(const PricedOffer& o, const Gpu& g, int count) {
 RentalTerms offer_terms(const PricedOffer& o, PriceEnd end) {
   const double price = end == PriceEnd::low ? o.price_low : end == PriceEnd::high ? o.price_high : o.price;
   RentalTerms t = rental_terms(*o.platform, o.billing, price, o.storage_per_gb_month);
+  t.minimum_charge = o.minimum_charge;
   if (o.per_period)
     t.price_per_gpu_period = end == PriceEnd::low ? o.per_period->low : end == PriceEnd::high ? o.per_period->high
                                                                                               : o.per_period->typical;

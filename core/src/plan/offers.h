@@ -20,6 +20,7 @@ struct PricedOffer {
   Billing billing = Billing::on_demand;
   double price = 0;                  // per GPU hour, plan currency; 0 only from a user's quote
   double storage_per_gb_month = 0;   // plan currency
+  double minimum_charge = 0;         // the platform's smallest charge per start, plan currency
   bool education = false;
   bool user = false;                 // the user's quote, not the catalog's
   double price_low = 0;              // the price's own range, plan currency, discounts applied

@@ -122,6 +122,9 @@ RentalCost price_rental(const RentalTerms& t, const Rental& r) {
     c.compute_cost = *t.price_per_gpu_period * periods * r.gpus * r.parallel;
   } else {
     c.compute_cost = t.price_per_gpu_hour * c.billed_hours * r.gpus * r.parallel;
+    // Each start bills at least the platform's minimum (AutoDL: per second, at least 0.01 CNY).
+    if (r.used_hours > 0 && t.price_per_gpu_hour > 0)
+      c.compute_cost = std::max(c.compute_cost, t.minimum_charge * r.instances * r.parallel);
   }
   c.storage_cost = r.disks * storage_cost(r.disk_gb, t.free_storage_gb, t.storage_per_gb_month, r.disk_hours);
   c.cost = c.compute_cost + c.storage_cost;
@@ -166,6 +169,7 @@ double machine_month_cost(const RentalTerms& t, int gpus) {
   RentalTerms whole = t;
   whole.granularity_seconds = 1;  // a month is a whole number of any unit
   whole.minimum_charge_seconds = 0;
+  whole.minimum_charge = 0;
   return price_rental(whole, r).compute_cost;
 }
 

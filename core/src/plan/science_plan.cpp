@@ -58,7 +58,8 @@ PlanResult plan_science_stages(const Request& q, const Catalog& catalog) {
       const double speedup = science_speedup(w, baseline, g);
       const double work = science_hours(w, speedup) * s.data_fraction;
       if (!(work > 0) || !std::isfinite(work)) continue;
-      const RentalTerms terms = rental_terms(*o.platform, o.billing, o.price, o.storage_per_gb_month);
+      RentalTerms terms = rental_terms(*o.platform, o.billing, o.price, o.storage_per_gb_month);
+      terms.minimum_charge = o.minimum_charge;
       const RunTime t = run_time(terms, work, 0, count);
       if (!t.feasible) continue;
       const int machine = std::max(count, o.platform->machine_max_gpus);

@@ -76,6 +76,102 @@ std::vector<std::string> sources(const Reader& r, CatalogProfile profile) {
   return out;
 }
 
+// Field by field, every price or spec figure names its source (docs/catalog.md,
+// "Sources"): a source's label, the text before its first ':' (after any
+// leading "unverified:"), names the fields it stands for ("billing_rules,
+// storage: https://..."); a source with no label stands for every figure of
+// its entry. An entry whose labelled sources leave a figure out fails here,
+// with the figure's path.
+struct SourceLabels {
+  bool everything = false;
+  std::set<std::string> names;
+};
+
+SourceLabels source_labels(const std::vector<std::string>& sources) {
+  SourceLabels out;
+  for (std::string s : sources) {
+    for (;;) {
+      const size_t start = s.find_first_not_of(' ');
+      s = start == std::string::npos ? std::string() : s.substr(start);
+      if (s.rfind("unverified:", 0) != 0) break;
+      s = s.substr(11);
+    }
+    const size_t colon = s.find(':');
+    if (colon == std::string::npos || s.compare(colon, 3, "://") == 0 || s.substr(0, colon).find("http") != std::string::npos) {
+      out.everything = true;
+      continue;
+    }
+    std::string word;
+    auto flush = [&] {
+      if (word.empty()) return;
+      out.names.insert(word);
+      out.names.insert(word.substr(0, word.find('.')));  // "billing_rules.granularity_seconds" names billing_rules
+      word.clear();
+    };
+    for (size_t i = 0; i < colon; ++i) {
+      const char ch = char(std::tolower(static_cast<unsigned char>(s[i])));
+      if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.') word += ch;
+      else flush();
+    }
+    flush();
+  }
+  return out;
+}
+
+void require_named(const SourceLabels& labels, const std::string& path, std::initializer_list<std::string_view> names) {
+  if (labels.everything) return;
+  for (std::string_view n : names)
+    if (labels.names.count(std::string(n))) return;
+  GPUPLAN_CATALOG_INVALID(path, "this figure has no source: name it (\"" + std::string(*names.begin()) +
+                                    ": ...\") in one of the entry's sources");
+}
+
+bool has_any(const Reader& r, std::string_view object, std::initializer_list<std::string_view> keys) {
+  if (!r.json().contains(object) || !r.json()[std::string(object)].is_object()) return false;
+  const auto& o = r.json()[std::string(object)];
+  for (std::string_view k : keys)
+    if (o.contains(std::string(k))) return true;
+  return false;
+}
+
+// A GPU's spec figures: memory, bandwidth, each peak rate, power and NVLink.
+void check_gpu_sources(const Reader& r, const std::vector<std::string>& sources) {
+  const SourceLabels l = source_labels(sources);
+  require_named(l, r.child_path("memory_bytes"), {"memory_bytes"});
+  require_named(l, r.child_path("memory_bandwidth_gb_s"), {"memory_bandwidth_gb_s"});
+  if (r.json().contains("tdp_w")) require_named(l, r.child_path("tdp_w"), {"tdp_w"});
+  if (r.json().value("nvlink_gb_s", 0.0) > 0) require_named(l, r.child_path("nvlink_gb_s"), {"nvlink_gb_s"});
+  if (r.json().contains("tflops") && r.json()["tflops"].is_object())
+    for (const auto& [rate, v] : r.json()["tflops"].items())
+      require_named(l, r.child_path("tflops") + "." + rate, {rate, "tflops"});
+}
+
+// A platform's own figures (its offers, programmes and reference rates carry
+// their own source): billing rules, storage and network prices, discounts.
+void check_platform_sources(const Reader& r, const std::vector<std::string>& sources) {
+  const SourceLabels l = source_labels(sources);
+  if (has_any(r, "billing_rules", {"granularity_seconds", "minimum_charge_seconds", "minimum_charge", "minimum_balance", "release_after_stopped_days"}))
+    require_named(l, r.child_path("billing_rules"), {"billing_rules"});
+  if (has_any(r, "storage", {"per_gb_day", "per_gb_month", "stopped_per_gb_month", "free_gb", "network_volume_per_gb_month"}))
+    require_named(l, r.child_path("storage"), {"storage"});
+  if (r.json().contains("egress_per_gb")) require_named(l, r.child_path("egress_per_gb"), {"egress_per_gb", "egress"});
+  if (r.json().contains("cpu_only_per_hour")) require_named(l, r.child_path("cpu_only_per_hour"), {"cpu_only_per_hour", "low_cost_mode"});
+  if (has_any(r, "spot", {"discount", "max_discount", "interruptions_per_hour"})) require_named(l, r.child_path("spot"), {"spot"});
+  if (r.json().contains("off_peak_discount")) require_named(l, r.child_path("off_peak_discount"), {"off_peak_discount", "off_peak"});
+  if (r.json().contains("education_discount"))
+    require_named(l, r.child_path("education_discount"), {"education_discount", "education"});
+  if (has_any(r, "machines", {"network_gbps"})) require_named(l, r.child_path("machines") + ".network_gbps", {"network_gbps", "machines"});
+}
+
+// A source names no file of this project's own making (its reference notes
+// are not public): what it cites is an address or a public repository's file.
+void check_no_internal_file(const std::string& source, const std::string& path) {
+  for (const char* internal : {"shared/reference", "catalog-sources.md", "gpuplan reference compilation"})
+    if (source.find(internal) != std::string::npos)
+      GPUPLAN_CATALOG_INVALID(path, std::string("a source names this project's own notes (\"") + internal +
+                                        "\"): cite the public page or repository they came from");
+}
+
 // Bilingual text {zh, en}, or one string used for both.
 Text text(const Reader& r, std::string_view key) {
   Text t;
@@ -210,9 +306,14 @@ Gpu read_gpu(const Reader& r, CatalogProfile profile) {
     pp.currency = required_currency(*p, "currency");
     pp.as_of = required_date(*p, "as_of");
     pp.source = required_string(*p, "source");
+    if (profile == CatalogProfile::full) check_no_internal_file(pp.source, p->child_path("source"));
     g.purchase = pp;
   }
   g.sources = sources(r, profile);
+  if (profile == CatalogProfile::full) {
+    check_gpu_sources(r, g.sources);
+    for (size_t i = 0; i < g.sources.size(); ++i) check_no_internal_file(g.sources[i], r.child_path("sources") + "[" + std::to_string(i) + "]");
+  }
   return g;
 }
 
@@ -325,6 +426,7 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids, CatalogP
   o.currency = required_currency(r, "currency");
   o.as_of = required_date(r, "as_of");
   o.source = required_string(r, "source");
+  if (profile == CatalogProfile::full) check_no_internal_file(o.source, r.child_path("source"));
   o.confidence = required_confidence(r);
   o.note = r.string("note").value_or("");
   o.max_gpus = r.integer("max_gpus", 1, 16).value_or(0);
@@ -333,11 +435,22 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids, CatalogP
 }
 
 // read_platform's steps, in the order the catalog's fields come.
-void read_billing_rules(const Reader& r, Platform& p) {
+void read_billing_rules(const Reader& r, Platform& p, CatalogProfile profile) {
   BillingRules& rules = p.rules;
   if (auto b = r.object("billing_rules")) {
     rules.granularity_seconds = b->number("granularity_seconds", 1, 1e8);
     rules.minimum_charge_seconds = b->number("minimum_charge_seconds", 0, 1e8);
+    if (auto m = b->object("minimum_charge")) {
+      MinimumCharge mc;
+      mc.amount = required_number(*m, "amount", 0, 1e4);
+      mc.currency = required_currency(*m, "currency");
+      if (mc.currency != p.currency) GPUPLAN_CATALOG_INVALID(m->child_path("currency"), "a minimum charge is in the platform's currency");
+      mc.as_of = required_date(*m, "as_of");
+      mc.source = profile == CatalogProfile::full ? required_string(*m, "source") : m->string("source").value_or("");
+      mc.confidence = required_confidence(*m);
+      rules.minimum_charge = mc;
+      p.minimum_charge = mc.amount;
+    }
     rules.minimum_balance = b->number("minimum_balance", 0, 1e7);
     rules.release_after_stopped_days = b->number("release_after_stopped_days", 0.01, 3650);
     if (const auto* list = b->array("packages"))
@@ -486,7 +599,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
   p.kind = *kind;
   p.region = r.string("region").value_or("");
   p.currency = required_currency(r, "currency");
-  read_billing_rules(r, p);
+  read_billing_rules(r, p, profile);
   read_storage(r, p);
   read_plain_rules(r, p);
   read_spot(r, p);
@@ -501,6 +614,10 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
   p.queue_notes = text(r, "queue_notes");
   p.notes = text(r, "notes");
   p.sources = sources(r, profile);
+  if (profile == CatalogProfile::full) {
+    check_platform_sources(r, p.sources);
+    for (size_t i = 0; i < p.sources.size(); ++i) check_no_internal_file(p.sources[i], r.child_path("sources") + "[" + std::to_string(i) + "]");
+  }
   read_education(r, p, profile);
   p.priced_by_user = r.boolean("priced_by_user").value_or(false);
   read_reference_rates(r, p, profile);
@@ -590,6 +707,8 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   }
   m.gflops_per_sample = r.number("gflops_per_sample", 0, 1e9).value_or(0);
   m.sources = sources(r, profile);
+  if (profile == CatalogProfile::full)
+    for (size_t i = 0; i < m.sources.size(); ++i) check_no_internal_file(m.sources[i], r.child_path("sources") + "[" + std::to_string(i) + "]");
   return m;
 }
 

@@ -329,6 +329,9 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
         else platform["reference_rates"] = kept;
       }
       erase_in(platform, "billing_rules", "notes");
+      if (platform.contains("billing_rules") && platform["billing_rules"].is_object() &&
+          platform["billing_rules"].contains("minimum_charge") && platform["billing_rules"]["minimum_charge"].is_object())
+        shorten_source(platform["billing_rules"]["minimum_charge"], "source");
       erase_in(platform, "storage", "notes");
       erase_in(platform, "machines", "notes");  // the planner reads the counts, the page no prose
       if (platform.contains("offers")) {

@@ -638,4 +638,6 @@ export const en: Record<keyof typeof zhCN, string> = {
   'export.assume.cost': "Costs are the planner's, by each platform's billing rules (granularity, minimum charge, package periods) and the price catalog; GPU-hours = instance hours × GPUs per instance.",
   'export.sources': "Sources",
   'export.sources.text': "Prices, specs and model sizes come from gpuplan's catalog, each with a source and a date: run gpuplan catalog to see them; the page's platform step names each price's source site.",
+  'export.price_basis': "Price basis",
+  'export.prices': "Each price's date and basis",
 };

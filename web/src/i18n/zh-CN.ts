@@ -636,4 +636,6 @@ export const zhCN = {
   'export.assume.cost': "费用由规划器按平台计费规则（粒度、最低计费、包期）和价格目录算出；卡·时 = 实例小时 × 每台卡数。",
   'export.sources': "来源",
   'export.sources.text': "价格、规格与模型尺寸来自 gpuplan 的价格目录，每条都有来源和日期：运行 gpuplan catalog 查看；本页“选平台”列出每条价格的来源网站。",
+  'export.price_basis': "价格依据",
+  'export.prices': "每个价格的日期与依据",
 };

@@ -209,7 +209,8 @@ function quotesPanel(ctx: Ctx): HTMLElement {
             h('th', { scope: 'row' }, p ? platformName(ctx, p) : q.platform),
             h('td', null, ctx.gpu(q.gpu)?.name ?? q.gpu),
             h('td', null, label(t, 'billing', q.billing)),
-            h('td', null, money(lang, q.per_gpu_hour, q.currency)),
+            // A pasted price's day beside it, marked when old (the core ages it alike: offer.stale).
+            h('td', null, money(lang, q.per_gpu_hour, q.currency), q.as_of ? ' · ' : null, q.as_of ? priceDate(ctx, q.as_of) : null),
             h('td', { class: 'note' }, q.note),
             h('td', null, button(t('quote.delete'), () => ctx.setQuotes(ctx.quotes.filter((x) => quoteKey(x) !== quoteKey(q)), t('quote.removed')))));
         })))
