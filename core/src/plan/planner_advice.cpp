@@ -104,6 +104,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
     auto item = [&](const std::string& text) { list += (list.empty() ? "" : sep) + text; };
     if (w.grad_checkpointing && !q_.workload.grad_checkpointing) item(msg("plan.why.change.grad_checkpointing"));
     if (w.optimizer != q_.workload.optimizer) item(msg("plan.why.change.optimizer"));
+    if (w.loss != q_.workload.loss) item(msg("plan.why.change.loss"));
     if (w.micro_batch != q_.workload.micro_batch)
       item(msg("plan.why.change.micro_batch", {std::to_string(w.micro_batch), std::to_string(w.grad_accumulation)}));
     if (w.cpu_offload && !q_.workload.cpu_offload) item(msg("plan.why.change.cpu_offload"));

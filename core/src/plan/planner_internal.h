@@ -112,6 +112,10 @@ struct Candidate {
   double wait_hours = 0;  // the lab's cards or campus queue before it starts (lab_options.cpp)
 };
 
+// Seed 003's shrunk model for a debug run (planner_between.cpp): the hidden
+// size halved; nothing for a network it does not apply to.
+std::optional<ModelSpec> shrunk_model(const ModelSpec& m);
+
 class Planner {
  public:
   Planner(Evaluator& e) : e_(e), q_(e.request()), c_(e.catalog()) {
@@ -161,6 +165,9 @@ class Planner {
   void disk_warnings(PlanResult& r, const StagePlan& sp, const PricedOffer& offer);
   void queue_priority_advice(PlanResult& r, const Platform& campus);
   void billing_warnings(PlanResult& r);
+  // Between and beside the stages (planner_between.cpp).
+  void disk_after_stop(PlanResult& r);
+  void shrunk_debug(PlanResult& r);
   std::string why(const StagePlan& sp, const Candidate& c);
   void apply_credits(PlanResult& r);
   // The lab's cards and campus centre beside the rentals (lab_options.cpp).

@@ -94,9 +94,15 @@ double Planner::storage_gb() { return gpuplan::storage_gb(q_, checkpoint_bytes()
 
 // Debug runs test the code, not the paper's numbers: there the fit search may
 // also change what moves the results (8-bit optimizer states). Formal and
-// revision runs keep the request's optimizer and precision.
+// revision runs keep the request's optimizer and precision unless the
+// student allows otherwise.
 FitChanges Planner::changes_for(const StageRequest& s) const {
-  return s.stage == Stage::debug ? FitChanges::any : FitChanges::keep_results;
+  if (s.stage == Stage::debug) return FitChanges::any;
+  // prefs.allow_result_changes: the student lets formal and revision runs
+  // take them too, on an optimizer the planner chose (a default); one the
+  // request names is the student's and stays (docs/api.md).
+  if (q_.prefs.allow_result_changes && !q_.workload.optimizer_requested) return FitChanges::any;
+  return FitChanges::keep_results;
 }
 
 const FitChoice& Planner::choice_of(const Candidate& c) {
@@ -519,6 +525,8 @@ PlanResult Planner::run(bool with_changes) {
   group_rental(r);
   price_references(r);
   warnings(r);
+  disk_after_stop(r);
+  if (with_changes) shrunk_debug(r);
   if (with_changes && !r.feasible) nothing_fits(r);
   if (with_changes && r.budget && !r.within_budget && r.feasible) budget_changes(r);
   closing_advice(r);
