@@ -182,6 +182,15 @@ TEST(PlannerChoice, AResNetIsNotALargeModel) {
   EXPECT_NE(r["plan"]["category"], "single-gpu-large");
 }
 
+// YOLOv8m on COCO was classed 单卡大模型 too (issue 30, "seed rules half-kept"):
+// about 10 GB at batch 16 of 640 px, a consumer card's job however long COCO keeps it busy.
+TEST(PlannerChoice, AYoloIsNotALargeModel) {
+  const auto r = run(nlohmann::json::parse(R"({"locale":"zh-CN","model":{"preset":"yolov8m"},
+    "workload":{"method":"full","micro_batch":16,"image_size":640,"optimizer":"sgd-momentum","precision":"fp16-mixed"},
+    "data":{"samples":118287,"epochs":100},"stages":[{"stage":"formal","runs":1}]})"));
+  EXPECT_NE(r["plan"]["category"], "single-gpu-large");
+}
+
 // An optimizer for inference, a micro-batch of 65 536: planned in silence.
 TEST(PlannerChoice, IgnoredAndAbsurdInputsAreWarned) {
   const auto infer = run(nlohmann::json::parse(R"({"locale":"en","model":{"preset":"qwen2.5-7b"},
