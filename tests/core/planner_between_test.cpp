@@ -232,3 +232,28 @@ TEST(StageReasons, EveryWorkloadChangeIsNamedInTheReason) {
 
 }  // namespace
 }  // namespace gpuplan::test
+
+namespace gpuplan::test {
+namespace {
+
+// A budget change that halves the runs replaces the request's whole stage
+// list (a merge patch replaces an array): the gap the student gave stays in it.
+TEST(BetweenStages, AFewerRunsPatchKeepsTheGap) {
+  auto q = formal_then_revision();
+  q["stages"][0]["runs"] = 12;
+  q["stages"][1]["gap_days"] = 20;
+  q["budget"] = {{"amount", 5}, {"currency", "CNY"}};
+  const auto r = run(q);
+  bool seen = false;
+  for (const auto& c : r["plan"]["changes"])
+    if (c["code"] == "fewer-runs") {
+      seen = true;
+      ASSERT_EQ(c["patch"]["stages"].size(), 2u) << c.dump();
+      EXPECT_EQ(c["patch"]["stages"][1]["gap_days"], 20) << c.dump();
+      EXPECT_FALSE(c["patch"]["stages"][0].contains("gap_days")) << c.dump();
+    }
+  EXPECT_TRUE(seen) << r["plan"]["changes"].dump();
+}
+
+}  // namespace
+}  // namespace gpuplan::test

@@ -249,6 +249,7 @@ void write_change_patch(JsonWriter& w, const BudgetChange& c) {
     for (const auto& st : c.stages) {
       w.begin_object();
       w.member("data_fraction", st.data_fraction);
+      if (st.gap_days) w.member("gap_days", *st.gap_days);  // a patch replaces the whole list: keep what the student gave
       w.member("runs", st.runs);
       w.member("stage", name_of(st.stage));
       w.end_object();
