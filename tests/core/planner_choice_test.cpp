@@ -8,6 +8,7 @@
 // planner decides").
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "test_support.h"
@@ -179,6 +180,35 @@ TEST(PlannerChoice, AResNetIsNotALargeModel) {
   const auto r = run(nlohmann::json::parse(R"({"locale":"zh-CN","model":{"preset":"resnet-50"},
     "workload":{"method":"full","micro_batch":256,"image_size":224,"optimizer":"sgd-momentum","precision":"fp16-mixed"},
     "data":{"samples":1281167,"epochs":90},"stages":[{"stage":"formal","runs":1}]})"));
+  EXPECT_NE(r["plan"]["category"], "single-gpu-large");
+}
+
+// Qwen2.5-32B QLoRA was planned on one RTX 5090 at 28.6 of 32 GiB, 15.7 h,
+// to save 5 CNY against a card three times faster: a tight fit kept for a
+// few yuan. Within the tie band of the cheapest listed option, a tight
+// choice must be the fastest there is.
+TEST(PlannerChoice, ATightFitIsNotKeptToSaveAFewYuan) {
+  const auto r = run(nlohmann::json::parse(R"({"locale":"zh-CN","model":{"preset":"qwen2.5-32b"},
+    "workload":{"method":"qlora"},"data":{"samples":10000,"epochs":1},"stages":[{"stage":"formal","runs":1}]})"));
+  const auto& s = stage_of(r, "formal");
+  ASSERT_TRUE(s["feasible"].get<bool>());
+  if (s["fit"] != "tight") return;
+  double cheapest = s["cost"].get<double>();
+  for (const auto& p : s["pareto"]) cheapest = std::min(cheapest, p["cost"].get<double>());
+  const double top = cheapest + std::max(0.1 * cheapest, std::min(20.0, 0.25 * cheapest));
+  for (const auto& p : s["pareto"]) {
+    if (p["cost"].get<double>() <= top + 1e-9) {
+      EXPECT_LE(s["wall_hours"].get<double>(), p["wall_hours"].get<double>() + 1e-9) << p.dump();
+    }
+  }
+}
+
+// YOLOv8m on COCO was classed 单卡大模型 too (issue 30, "seed rules half-kept"):
+// about 10 GB at batch 16 of 640 px, a consumer card's job however long COCO keeps it busy.
+TEST(PlannerChoice, AYoloIsNotALargeModel) {
+  const auto r = run(nlohmann::json::parse(R"({"locale":"zh-CN","model":{"preset":"yolov8m"},
+    "workload":{"method":"full","micro_batch":16,"image_size":640,"optimizer":"sgd-momentum","precision":"fp16-mixed"},
+    "data":{"samples":118287,"epochs":100},"stages":[{"stage":"formal","runs":1}]})"));
   EXPECT_NE(r["plan"]["category"], "single-gpu-large");
 }
 

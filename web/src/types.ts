@@ -113,6 +113,13 @@ export interface PlanStage extends Partial<StageOptionFields> {
   offer?: OfferRef; cost_low?: number; cost_high?: number;
   reference?: { cost: number; message: string; offer: OfferRef; price_per_gpu_hour: number };
   spot?: SpotDetail;
+  // docs/api.md, "Between stages" and "The shrunk debug run"
+  disk_after_stop?: DiskAfterStop; shrunk?: StageOptionFields;
+}
+// The data disk a stage finds where an earlier stage left it, the instance stopped in between (null: not known).
+export interface DiskAfterStop {
+  platform: string; disk_gb: number; gap_days: number | null; bills: boolean | null; per_month: number | null;
+  cost: number | null; wiped_after_days: number | null; wiped: boolean;
 }
 export interface PlanChange { code: string; patch?: Record<string, unknown>; saving: number; new_total: number; saving_is_upper_bound: boolean; message: string }
 export interface RentVsBuy {

@@ -92,6 +92,22 @@ struct Alternative {
   StageOption option;
 };
 
+// The data disk a stage finds where an earlier stage left it (contract v1.2
+// warning `disk_after_stop`; docs/api.md, "Between stages"): the instance
+// sits stopped in between, and the platform may bill or erase the disk.
+// Not in the plan's total: copying the data off and deleting the disk is
+// the other way.
+struct DiskAfterStop {
+  std::string platform;
+  double disk_gb = 0;
+  std::optional<double> gap_days;        // nullopt: not known (a revision waits for the reviews)
+  std::optional<bool> bills;             // nullopt: the catalog does not say
+  std::optional<double> per_month;       // plan currency; nullopt: not billed, or its price unknown
+  std::optional<double> cost;            // for the gap, plan currency; nullopt: the gap or the price unknown
+  std::optional<double> wiped_after_days;  // the platform erases a disk stopped this long
+  bool wiped = false;                    // the gap outlasts it (or, unknown, may)
+};
+
 struct StagePlan {
   Stage stage = Stage::formal;
   int runs = 1;
@@ -104,6 +120,11 @@ struct StagePlan {
   double share = 0;              // of the total cost
   std::optional<PriceReference> reference;
   std::string why;               // the reason for the choice, in the request's locale
+  std::optional<DiskAfterStop> disk_after_stop;
+  // A debug stage: seed 003's shrunk run beside the full-size one (the model's
+  // hidden size halved, on the stage's share of the data), planned as its own
+  // stage; its workload_changes name the model's changed dimensions.
+  std::optional<StageOption> shrunk;
 };
 
 // A change that would bring an over-budget plan down, with its saving.

@@ -191,6 +191,22 @@ double hourly_cost(double per_hour, int units, double hours);
 // Storage billed for `gb` kept `hours` at `per_gb_month`, less the free allowance.
 double storage_cost(double gb, double free_gb, double per_gb_month, double hours);
 
+// A stopped instance's data disk on `p` (contract v1.2 `disk_after_stop`):
+// whether it bills while the instance is stopped (nullopt: the catalog does
+// not say), at what price per GB-month in the platform's currency (its
+// stopped price, else its running one; 0: unknown), and after how many days
+// stopped the platform releases the instance and erases its data.
+struct StoppedDiskTerms {
+  std::optional<bool> bills;
+  double per_gb_month = 0;
+  double free_gb = 0;
+  std::optional<double> wiped_after_days;
+};
+StoppedDiskTerms stopped_disk_terms(const Platform& p);
+// What keeping `gb` on that stopped disk for `days` costs, in the platform's
+// currency (0 where it does not bill or its price is unknown).
+double stopped_disk_cost(const StoppedDiskTerms& t, double gb, double days);
+
 // Hours to upload `gb` (10^9 bytes) at `upload_mbps` (10^6 bit/s).
 double upload_hours(double gb, double upload_mbps);
 

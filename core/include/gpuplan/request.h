@@ -125,6 +125,10 @@ struct Workload {
   Method method = Method::full;
   Precision precision = Precision::bf16_mixed;
   Optimizer optimizer = Optimizer::adamw;
+  // The request names workload.optimizer / workload.precision: the student's
+  // value, which the planner never changes (a default is the planner's own).
+  bool optimizer_requested = false;
+  bool precision_requested = false;
   int micro_batch = 1;
   int seq_len = 0;  // 0 until defaulted from the model kind (2048 decoder, 512 others)
   int image_size = 224;
@@ -241,6 +245,11 @@ struct StageRequest {
   Stage stage = Stage::formal;
   int runs = 1;
   double data_fraction = 1.0;
+  // Days between the end of the previous stage and the start of this one,
+  // while the instance sits stopped with its data disk (docs/api.md,
+  // "Between stages"). nullopt: not given; a revision stage then follows
+  // its formal runs by an unknown time (peer review), the others at once.
+  std::optional<double> gap_days;
 };
 
 struct Budget {
@@ -270,6 +279,11 @@ struct Prefs {
   // (contract v1.2): the planner weighs the lab's cards against renting with it.
   double time_value_per_hour = 0;
   std::string display_currency;  // the currency the student reads amounts in; empty: CNY
+  // Formal and revision stages may take the changes that move the numbers a
+  // paper reports (8-bit optimizer states) where they make a stage fit or
+  // cost less, as a debug stage may; never on an optimizer the request names
+  // (docs/api.md, "Changes that alter results"). Default false.
+  bool allow_result_changes = false;
 };
 
 // Rent versus buy: the card or workstation the user could buy instead.

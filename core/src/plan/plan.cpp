@@ -96,7 +96,9 @@ void input_warnings(const Request& q, Response& out) {
   const Workload& w = q.workload;
   if (w.mode == Mode::infer) {
     std::vector<std::string> ignored;
-    if (w.optimizer != Optimizer::adamw) ignored.push_back("workload.optimizer");
+    // An optimizer the request names (any, the default's spelling too); the
+    // default the reader filled in is nobody's input.
+    if (w.optimizer_requested) ignored.push_back("workload.optimizer");
     if (w.grad_checkpointing) ignored.push_back("workload.grad_checkpointing");
     if (w.cpu_offload) ignored.push_back("workload.cpu_offload");
     if (w.grad_accumulation > 1) ignored.push_back("workload.grad_accumulation");

@@ -104,6 +104,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
     auto item = [&](const std::string& text) { list += (list.empty() ? "" : sep) + text; };
     if (w.grad_checkpointing && !q_.workload.grad_checkpointing) item(msg("plan.why.change.grad_checkpointing"));
     if (w.optimizer != q_.workload.optimizer) item(msg("plan.why.change.optimizer"));
+    if (w.loss != q_.workload.loss) item(msg("plan.why.change.loss"));
     if (w.micro_batch != q_.workload.micro_batch)
       item(msg("plan.why.change.micro_batch", {std::to_string(w.micro_batch), std::to_string(w.grad_accumulation)}));
     if (w.cpu_offload && !q_.workload.cpu_offload) item(msg("plan.why.change.cpu_offload"));
@@ -309,92 +310,110 @@ void Planner::group_rental(PlanResult& r) {
 
 // ---------------------------------------------------------------- warnings
 
+// A warning in the request's locale, the same text once.
+void Planner::warn(PlanResult& r, const std::string& code, std::initializer_list<std::string> args) const {
+  for (const auto& w : r.warnings)
+    if (w.code == code) {
+      std::string text = message(q_.locale, "plan.warn." + code, args);
+      if (w.message == text) return;  // the same warning once
+    }
+  r.warnings.push_back({code, message(q_.locale, "plan.warn." + code, args)});
+}
+
 void Planner::warnings(PlanResult& r) {
-  auto warn = [&](std::string code, std::initializer_list<std::string> args) {
-    for (const auto& w : r.warnings)
-      if (w.code == code) {
-        std::string text = message(q_.locale, "plan.warn." + code, args);
-        if (w.message == text) return;  // the same warning once
-      }
-    r.warnings.push_back({code, message(q_.locale, "plan.warn." + code, args)});
-  };
   // No data, or data of no size (samples: 0): durations are zero, costs only start-up.
-  if (!q_.data || (q_.data->tokens <= 0 && q_.data->samples * q_.data->epochs <= 0)) warn("plan_needs_data", {});
+  if (!q_.data || (q_.data->tokens <= 0 && q_.data->samples * q_.data->epochs <= 0)) warn(r, "plan_needs_data", {});
   for (size_t i = 0; i < r.stages.size(); ++i) {
     const StagePlan& sp = r.stages[i];
     if (!sp.feasible) {
       // A stage of 0 runs is simply skipped; one that found no offer because
       // nobody sells the requested billing is billing_warnings' to explain.
-      if (sp.runs > 0 && !(offers_.empty() && !q_.prefs.billing.empty())) warn("no_option", {stage_text(sp.stage)});
+      if (sp.runs > 0 && !(offers_.empty() && !q_.prefs.billing.empty())) warn(r, "no_option", {stage_text(sp.stage)});
       continue;
     }
-    const StageOption& o = sp.chosen;
-    const PricedOffer& offer = offers_[size_t(chosen_[i].offer)];
-    const Gpu& gpu = c_.gpus[offer.gpu];
-    const std::string gpu_name = gpu.name;
-    const std::string platform = offer.platform->name.in(q_.locale);
-    const double total = o.memory_bytes;  // per GPU, as planned (to_option)
-    if (o.tight_memory)
-      warn("memory_within_headroom", {gpu_name, fixed(total / kGiB, 1), fixed(gpu.memory_bytes / kGiB, 0),
-                                      percent(kDefaultHeadroom)});
-    if (o.gpus_per_run == 1 && smallest_catalog_fit_bytes_ > 0 &&
-        gpu.memory_bytes >= kRightSizeFactor * smallest_catalog_fit_bytes_)
-      warn("big_card_small_job", {gpu_name, fixed(gpu.memory_bytes / kGiB, 0), fixed(total * (1 + kDefaultHeadroom) / kGiB, 1)});
-    // Seed 000: "有的平台写着低价，实际是包年折算价".
-    const double used = o.hours;
-    for (const auto& p : offers_) {
-      if (!is_package(p.billing) || p.gpu != offer.gpu || p.price >= o.price_per_gpu_hour || used <= 0) continue;
-      double billed = package_billed_hours(used / std::max(1, o.instances), p.billing) * std::max(1, o.instances);
-      if (billed < used * 1.5) continue;  // the package is well used: not a trap
-      warn("package_price_as_hourly", {p.platform->name.in(q_.locale), gpu_name, money(p.price), r.currency,
-                                       billing_text(name_of(p.billing)), hours_text(used), money(p.price * billed / used)});
-    }
-    // Seed 004 §3.1: a reclaimed spot run is lost unless it resumes from a
-    // checkpoint. Every spot plan says so, with the interval it is priced at.
-    if (o.billing == Billing::spot && o.spot)
-      warn("spot_interruptions", {platform, fixed(o.spot->interruptions_per_hour * 24, 1),
-                                  fixed(std::max(1.0, o.spot->checkpoint_interval_hours * 60), 0)});
-    if (o.billing == Billing::spot && r.deadline_hours > 0 &&
-        (q_.prefs.deadline_days <= 7 || r.wall_hours > 0.5 * r.deadline_hours))
-      warn("spot_near_deadline", {duration_text(r.deadline_hours, q_.locale)});
-    // Seed 003 on campus centres: "排队周期长、时间不可控". The plan's wall time
-    // counts no queue, so a deadline "met" there is met only if the queue is short.
-    if (r.deadline_hours > 0 && offer.platform->queue_risk == "high")
-      warn("queue_before_deadline", {platform, duration_text(r.deadline_hours, q_.locale)});
-    // prefs.scope global under zh-CN: an overseas platform's costs beyond its price.
-    if (q_.locale == Locale::zh_CN && offer.platform->currency != "CNY")
-      warn("cross_border", {platform, "1 USD = " + fixed(c_.fx.cny_per_usd, 2) + " CNY (" + c_.fx.as_of + ")"});
-    if (sp.upload_hours > kLongUploadHours)
-      warn("long_upload", {fixed(q_.prefs.dataset_gb, 0), hours_text(sp.upload_hours), fixed(q_.prefs.upload_mbps, 0)});
-    const double disk_gb = storage_gb();
-    if (offer.platform->disk_bills_after_release && disk_gb > 0) {
-      double per_month = storage_cost(disk_gb, offer.platform->free_storage_gb, offer.storage_per_gb_month, kHoursPerMonth);
-      if (per_month > 0) warn("disk_bills_after_release", {platform, gb_text(disk_gb), money(per_month), r.currency});
-      else warn("disk_bills_after_release_unpriced", {platform, gb_text(disk_gb)});
-    }
-    // Unknown is not zero: a disk the catalog has no price for, with what it could cost.
-    const Platform& pl = *offer.platform;
-    const double billable_gb = disk_gb - pl.free_storage_gb;
-    if (!pl.priced_by_user && !pl.rules.disk_per_gb_day && billable_gb > 0) {
-      double dearest = 0;  // the dearest disk price the in-scope catalog knows, per GB-month
-      for (const Platform& other : c_.platforms)
-        if (platform_in_scope(q_, other) && other.rules.disk_per_gb_day)
-          dearest = std::max(dearest, convert_currency(other.storage_per_gb_month, other.currency, currency_, c_.fx));
-      const double upper = storage_cost(disk_gb, pl.free_storage_gb, dearest, o.wall_hours);
-      warn("storage_price_unknown", {platform, gb_text(billable_gb), hours_text(o.wall_hours), money(upper), r.currency,
-                                     fixed(dearest, 2)});
-    }
-    if (!pl.priced_by_user && !pl.rules.granularity_seconds) warn("billing_granularity_unknown", {platform});
-    if (sp.stage == Stage::debug && r.budget && *r.budget > 0 && o.cost > kDebugMaxShare * *r.budget)
-      warn("debug_over_share", {percent(o.cost / *r.budget), percent(kDebugMaxShare)});
+    stage_warnings(r, i);
   }
   if (!r.meets_deadline)
-    warn("deadline_missed", {duration_text(r.wall_hours, q_.locale), duration_text(r.deadline_hours, q_.locale)});
+    warn(r, "deadline_missed", {duration_text(r.wall_hours, q_.locale), duration_text(r.deadline_hours, q_.locale)});
   billing_warnings(r);
   // A stage on a campus centre: how its queues are priced.
   for (const auto& sp : r.stages) {
     const Platform* p = sp.feasible ? c_.find_platform(sp.chosen.platform) : nullptr;
     if (p && p->kind == PlatformKind::campus) queue_priority_advice(r, *p);
+  }
+}
+
+// What a labmate would say about one feasible stage's chosen option: its
+// memory, its card's size, package prices, spot, the deadline, the platform.
+void Planner::stage_warnings(PlanResult& r, size_t i) {
+  const StagePlan& sp = r.stages[i];
+  const StageOption& o = sp.chosen;
+  const PricedOffer& offer = offers_[size_t(chosen_[i].offer)];
+  const Gpu& gpu = c_.gpus[offer.gpu];
+  const std::string gpu_name = gpu.name;
+  const std::string platform = offer.platform->name.in(q_.locale);
+  const double total = o.memory_bytes;  // per GPU, as planned (to_option)
+  if (o.tight_memory)
+    warn(r, "memory_within_headroom", {gpu_name, fixed(total / kGiB, 1), fixed(gpu.memory_bytes / kGiB, 0),
+                                       percent(kDefaultHeadroom)});
+  if (o.gpus_per_run == 1 && smallest_catalog_fit_bytes_ > 0 &&
+      gpu.memory_bytes >= kRightSizeFactor * smallest_catalog_fit_bytes_)
+    warn(r, "big_card_small_job", {gpu_name, fixed(gpu.memory_bytes / kGiB, 0), fixed(total * (1 + kDefaultHeadroom) / kGiB, 1)});
+  // Seed 000: "有的平台写着低价，实际是包年折算价".
+  const double used = o.hours;
+  for (const auto& p : offers_) {
+    if (!is_package(p.billing) || p.gpu != offer.gpu || p.price >= o.price_per_gpu_hour || used <= 0) continue;
+    double billed = package_billed_hours(used / std::max(1, o.instances), p.billing) * std::max(1, o.instances);
+    if (billed < used * 1.5) continue;  // the package is well used: not a trap
+    warn(r, "package_price_as_hourly", {p.platform->name.in(q_.locale), gpu_name, money(p.price), r.currency,
+                                        billing_text(name_of(p.billing)), hours_text(used), money(p.price * billed / used)});
+  }
+  // Seed 004 §3.1: a reclaimed spot run is lost unless it resumes from a
+  // checkpoint. Every spot plan says so, with the interval it is priced at.
+  if (o.billing == Billing::spot && o.spot)
+    warn(r, "spot_interruptions", {platform, fixed(o.spot->interruptions_per_hour * 24, 1),
+                                   fixed(std::max(1.0, o.spot->checkpoint_interval_hours * 60), 0)});
+  if (o.billing == Billing::spot && r.deadline_hours > 0 &&
+      (q_.prefs.deadline_days <= 7 || r.wall_hours > 0.5 * r.deadline_hours))
+    warn(r, "spot_near_deadline", {duration_text(r.deadline_hours, q_.locale)});
+  // Seed 003 on campus centres: "排队周期长、时间不可控". The plan's wall time
+  // counts no queue, so a deadline "met" there is met only if the queue is short.
+  if (r.deadline_hours > 0 && offer.platform->queue_risk == "high")
+    warn(r, "queue_before_deadline", {platform, duration_text(r.deadline_hours, q_.locale)});
+  // prefs.scope global under zh-CN: an overseas platform's costs beyond its price.
+  if (q_.locale == Locale::zh_CN && offer.platform->currency != "CNY")
+    warn(r, "cross_border", {platform, "1 USD = " + fixed(c_.fx.cny_per_usd, 2) + " CNY (" + c_.fx.as_of + ")"});
+  if (sp.upload_hours > kLongUploadHours)
+    warn(r, "long_upload", {fixed(q_.prefs.dataset_gb, 0), hours_text(sp.upload_hours), fixed(q_.prefs.upload_mbps, 0)});
+  disk_warnings(r, sp, offer);
+  if (!offer.platform->priced_by_user && !offer.platform->rules.granularity_seconds)
+    warn(r, "billing_granularity_unknown", {platform});
+  if (sp.stage == Stage::debug && r.budget && *r.budget > 0 && o.cost > kDebugMaxShare * *r.budget)
+    warn(r, "debug_over_share", {percent(o.cost / *r.budget), percent(kDebugMaxShare)});
+}
+
+// The stage's disk: billed after the instance is released, or at a price
+// the catalog does not know (then with what it could cost).
+void Planner::disk_warnings(PlanResult& r, const StagePlan& sp, const PricedOffer& offer) {
+  const StageOption& o = sp.chosen;
+  const std::string platform = offer.platform->name.in(q_.locale);
+  const double disk_gb = storage_gb();
+  if (offer.platform->disk_bills_after_release && disk_gb > 0) {
+    double per_month = storage_cost(disk_gb, offer.platform->free_storage_gb, offer.storage_per_gb_month, kHoursPerMonth);
+    if (per_month > 0) warn(r, "disk_bills_after_release", {platform, gb_text(disk_gb), money(per_month), r.currency});
+    else warn(r, "disk_bills_after_release_unpriced", {platform, gb_text(disk_gb)});
+  }
+  // Unknown is not zero: a disk the catalog has no price for, with what it could cost.
+  const Platform& pl = *offer.platform;
+  const double billable_gb = disk_gb - pl.free_storage_gb;
+  if (!pl.priced_by_user && !pl.rules.disk_per_gb_day && billable_gb > 0) {
+    double dearest = 0;  // the dearest disk price the in-scope catalog knows, per GB-month
+    for (const Platform& other : c_.platforms)
+      if (platform_in_scope(q_, other) && other.rules.disk_per_gb_day)
+        dearest = std::max(dearest, convert_currency(other.storage_per_gb_month, other.currency, currency_, c_.fx));
+    const double upper = storage_cost(disk_gb, pl.free_storage_gb, dearest, o.wall_hours);
+    warn(r, "storage_price_unknown", {platform, gb_text(billable_gb), hours_text(o.wall_hours), money(upper), r.currency,
+                                      fixed(dearest, 2)});
   }
 }
 
@@ -460,92 +479,100 @@ void Planner::billing_warnings(PlanResult& r) {
 // ---------------------------------------------------------------- budget
 
 void Planner::budget_changes(PlanResult& r) {
-  auto replan = [&](const Request& changed) {
-    Evaluator e(changed, c_);
-    return Planner(e).run(false);
-  };
-  // patch: the request fields the change sets, as the request spells them
-  // (the merge patch a page applies: contract v1.2 `plan.changes[].patch`).
-  auto consider = [&](std::string code, const Request& changed, std::initializer_list<std::string> args,
-                      std::vector<WorkloadChange> patch) {
-    PlanResult alt = replan(changed);
-    bool all_feasible = std::all_of(alt.stages.begin(), alt.stages.end(), [](const StagePlan& s) { return s.feasible; });
-    if (!all_feasible || alt.total_cost >= r.total_cost - 1e-9) return;
-    BudgetChange ch;
-    ch.code = code;
-    ch.patch = std::move(patch);
-    if (changed.stages.size() == q_.stages.size() &&
-        !std::equal(changed.stages.begin(), changed.stages.end(), q_.stages.begin(),
-                    [](const StageRequest& a, const StageRequest& b) { return a.runs == b.runs; }))
-      ch.stages = changed.stages;
-    ch.saving = r.total_cost - alt.total_cost;
-    ch.new_total = alt.total_cost;
-    ch.message = message(q_.locale, "plan.change." + code, args) + " " +
-                 msg("plan.change.saving", {money(ch.saving), r.currency, money(ch.new_total)});
-    r.changes.push_back(ch);
-  };
-  const Workload& w = q_.workload;
-  if (w.mode == Mode::train && w.method != Method::qlora && q_.model.kind != ModelKind::cnn) {
-    Request changed = q_;
-    changed.workload.method = Method::qlora;
-    consider("qlora", changed, {}, {{"workload.method", "\"qlora\""}});
-  }
-  if (w.micro_batch > 1) {
-    Request changed = q_;
-    changed.workload.micro_batch = 1;
-    changed.workload.grad_accumulation = w.grad_accumulation * w.micro_batch;  // the same effective batch
-    consider("grad-accumulation", changed, {std::to_string(w.micro_batch)},
-             {{"workload.grad_accumulation", std::to_string(changed.workload.grad_accumulation)},
-              {"workload.micro_batch", "1"}});
-  }
-  if (q_.prefs.billing != "spot") {
-    Request changed = q_;
-    changed.prefs.billing = "spot";
-    consider("spot", changed, {}, {{"prefs.billing", "\"spot\""}});
-  }
-  bool many_runs = std::any_of(q_.stages.begin(), q_.stages.end(), [](const StageRequest& s) { return s.runs > 1; });
-  if (many_runs) {
-    Request changed = q_;
-    for (auto& s : changed.stages) s.runs = std::max(1, (s.runs + 1) / 2);
-    consider("fewer-runs", changed, {}, {});
-  }
-  // A school or regional computing centre (seed 003): free or nearly so, with
-  // a queue. Priced when the user gave its rate; otherwise its saving is at
-  // most the compute of the formal and revision stages.
-  const Platform* campus = nullptr;
-  for (const Platform& p : c_.platforms) {
-    if (p.kind != PlatformKind::campus) continue;
-    campus = &p;
-    bool priced = std::any_of(q_.prices.begin(), q_.prices.end(), [&](const UserPrice& u) { return u.platform == p.id; });
-    if (priced) {
-      Request changed = q_;
-      changed.prefs.platforms = {p.id};
-      consider("campus", changed, {p.name.in(q_.locale)}, {{"prefs.platforms", "[\"" + p.id + "\"]"}});
-    } else {
-      // Issue 20, item 8: the saving is taken from the same total it is
-      // subtracted from. The plan's total already has its education credits
-      // taken off; with the formal and revision compute free, the credits pay
-      // what is left first, so the total falls to max(0, total before
-      // credits - compute - credits) and the saving is min(compute, total).
-      double compute = 0;
-      for (const auto& sp : r.stages)
-        if (sp.feasible && sp.stage != Stage::debug) compute += sp.chosen.compute_cost;
-      const double saving = std::min(compute, r.total_cost);
-      if (saving <= 0) continue;
-      BudgetChange ch;
-      ch.code = "campus";
-      ch.saving = saving;
-      ch.new_total = r.total_cost - saving;
-      ch.saving_is_upper_bound = true;
-      ch.message = msg("plan.change.campus_unpriced", {p.name.in(q_.locale), money(saving), r.currency});
-      r.changes.push_back(ch);
-    }
-    break;
-  }
+  workload_budget_changes(r);
+  const Platform* campus = campus_budget_change(r);
   // The campus change listed: how the centre's queues are priced.
   if (campus && std::any_of(r.changes.begin(), r.changes.end(), [](const BudgetChange& ch) { return ch.code == "campus"; }))
     queue_priority_advice(r, *campus);
   std::stable_sort(r.changes.begin(), r.changes.end(),
                    [](const BudgetChange& a, const BudgetChange& b) { return a.saving > b.saving; });
+}
+
+// A change listed when the same request planned with it costs less.
+// patch: the request fields the change sets, as the request spells them
+// (the merge patch a page applies: contract v1.2 `plan.changes[].patch`).
+void Planner::consider_change(PlanResult& r, std::string code, const Request& changed,
+                              std::initializer_list<std::string> args, std::vector<WorkloadChange> patch) {
+  Evaluator e(changed, c_);
+  PlanResult alt = Planner(e).run(false);
+  bool all_feasible = std::all_of(alt.stages.begin(), alt.stages.end(), [](const StagePlan& s) { return s.feasible; });
+  if (!all_feasible || alt.total_cost >= r.total_cost - 1e-9) return;
+  BudgetChange ch;
+  ch.code = code;
+  ch.patch = std::move(patch);
+  if (changed.stages.size() == q_.stages.size() &&
+      !std::equal(changed.stages.begin(), changed.stages.end(), q_.stages.begin(),
+                  [](const StageRequest& a, const StageRequest& b) { return a.runs == b.runs; }))
+    ch.stages = changed.stages;
+  ch.saving = r.total_cost - alt.total_cost;
+  ch.new_total = alt.total_cost;
+  ch.message = message(q_.locale, "plan.change." + code, args) + " " +
+               msg("plan.change.saving", {money(ch.saving), r.currency, money(ch.new_total)});
+  r.changes.push_back(ch);
+}
+
+// The changes to the job and its billing: QLoRA, a smaller micro-batch with
+// accumulation, spot, fewer runs.
+void Planner::workload_budget_changes(PlanResult& r) {
+  const Workload& w = q_.workload;
+  if (w.mode == Mode::train && w.method != Method::qlora && q_.model.kind != ModelKind::cnn) {
+    Request changed = q_;
+    changed.workload.method = Method::qlora;
+    consider_change(r, "qlora", changed, {}, {{"workload.method", "\"qlora\""}});
+  }
+  if (w.micro_batch > 1) {
+    Request changed = q_;
+    changed.workload.micro_batch = 1;
+    changed.workload.grad_accumulation = w.grad_accumulation * w.micro_batch;  // the same effective batch
+    consider_change(r, "grad-accumulation", changed, {std::to_string(w.micro_batch)},
+                    {{"workload.grad_accumulation", std::to_string(changed.workload.grad_accumulation)},
+                     {"workload.micro_batch", "1"}});
+  }
+  if (q_.prefs.billing != "spot") {
+    Request changed = q_;
+    changed.prefs.billing = "spot";
+    consider_change(r, "spot", changed, {}, {{"prefs.billing", "\"spot\""}});
+  }
+  bool many_runs = std::any_of(q_.stages.begin(), q_.stages.end(), [](const StageRequest& s) { return s.runs > 1; });
+  if (many_runs) {
+    Request changed = q_;
+    for (auto& s : changed.stages) s.runs = std::max(1, (s.runs + 1) / 2);
+    consider_change(r, "fewer-runs", changed, {}, {});
+  }
+}
+
+// A school or regional computing centre (seed 003): free or nearly so, with
+// a queue. Priced when the user gave its rate; otherwise its saving is at
+// most the compute of the formal and revision stages. Returns the centre.
+const Platform* Planner::campus_budget_change(PlanResult& r) {
+  for (const Platform& p : c_.platforms) {
+    if (p.kind != PlatformKind::campus) continue;
+    bool priced = std::any_of(q_.prices.begin(), q_.prices.end(), [&](const UserPrice& u) { return u.platform == p.id; });
+    if (priced) {
+      Request changed = q_;
+      changed.prefs.platforms = {p.id};
+      consider_change(r, "campus", changed, {p.name.in(q_.locale)}, {{"prefs.platforms", "[\"" + p.id + "\"]"}});
+      return &p;
+    }
+    // Issue 20, item 8: the saving is taken from the same total it is
+    // subtracted from. The plan's total already has its education credits
+    // taken off; with the formal and revision compute free, the credits pay
+    // what is left first, so the total falls to max(0, total before
+    // credits - compute - credits) and the saving is min(compute, total).
+    double compute = 0;
+    for (const auto& sp : r.stages)
+      if (sp.feasible && sp.stage != Stage::debug) compute += sp.chosen.compute_cost;
+    const double saving = std::min(compute, r.total_cost);
+    if (saving <= 0) continue;
+    BudgetChange ch;
+    ch.code = "campus";
+    ch.saving = saving;
+    ch.new_total = r.total_cost - saving;
+    ch.saving_is_upper_bound = true;
+    ch.message = msg("plan.change.campus_unpriced", {p.name.in(q_.locale), money(saving), r.currency});
+    r.changes.push_back(ch);
+    return &p;
+  }
+  return nullptr;
 }
 }  // namespace gpuplan::planner_detail

@@ -13,11 +13,25 @@
 
 namespace gpuplan::planner_detail {
 
+namespace {
+// The same request planned again with one thing changed, without the
+// changes and suggestions of its own.
+PlanResult replan(const Request& changed, const Catalog& c) {
+  Evaluator e(changed, c);
+  return Planner(e).run(false);
+}
+}  // namespace
+
+void Planner::nothing_fits(PlanResult& r) {
+  nearest_options(r);
+  experiment_suggestions(r);
+}
+
 // For each stage nothing holds: the nearest option that would, and the
 // constraint to drop for it, trying each of the user's constraints alone
 // (the pinned card, the platform list, the domestic scope, the billing),
 // then all of them together.
-void Planner::nothing_fits(PlanResult& r) {
+void Planner::nearest_options(PlanResult& r) {
   struct Relaxation {
     const char* constraint;
     bool applies;
@@ -29,10 +43,6 @@ void Planner::nothing_fits(PlanResult& r) {
       {"scope", q_.prefs.scope == Scope::cn && q_.prefs.platforms.empty(), [](Request& q) { q.prefs.scope = Scope::global; }},
       {"billing", !q_.prefs.billing.empty(), [](Request& q) { q.prefs.billing.clear(); }},
   };
-  auto replan = [&](const Request& changed) {
-    Evaluator e(changed, c_);
-    return Planner(e).run(false);
-  };
   const std::string sep = q_.locale == Locale::en ? ", " : "、";
   std::vector<PlanResult> singles;
   std::vector<std::string> names;
@@ -43,7 +53,7 @@ void Planner::nothing_fits(PlanResult& r) {
     Request changed = q_;
     x.apply(changed);
     x.apply(all);
-    singles.push_back(replan(changed));
+    singles.push_back(replan(changed, c_));
     names.push_back(msg(std::string("plan.constraint.") + x.constraint));
     all_names += (all_names.empty() ? "" : sep) + names.back();
   }
@@ -59,7 +69,7 @@ void Planner::nothing_fits(PlanResult& r) {
         constraint = names[k];
       }
     if (!nearest && singles.size() > 1) {
-      if (!together) together = replan(all);
+      if (!together) together = replan(all, c_);
       if (together->stages[i].feasible) {
         nearest = &together->stages[i].chosen;
         constraint = all_names;
@@ -78,11 +88,14 @@ void Planner::nothing_fits(PlanResult& r) {
     }
     r.warnings.push_back({"nothing_fits", message});
   }
-  // What would change the experiment itself: suggestions with their effect,
-  // never applied (issue #13: full -> LoRA, a shorter sequence).
+}
+
+// What would change the experiment itself: suggestions with their effect,
+// never applied (full -> LoRA or QLoRA, a shorter sequence).
+void Planner::experiment_suggestions(PlanResult& r) {
   auto suggest = [&](std::string code, Request changed, std::initializer_list<std::string> args,
                      std::vector<WorkloadChange> patch) {
-    PlanResult alt = replan(changed);
+    PlanResult alt = replan(changed, c_);
     if (!alt.feasible) return;
     BudgetChange ch;
     ch.code = code;

@@ -112,6 +112,10 @@ struct Candidate {
   double wait_hours = 0;  // the lab's cards or campus queue before it starts (lab_options.cpp)
 };
 
+// Seed 003's shrunk model for a debug run (planner_between.cpp): the hidden
+// size halved; nothing for a network it does not apply to.
+std::optional<ModelSpec> shrunk_model(const ModelSpec& m);
+
 class Planner {
  public:
   Planner(Evaluator& e) : e_(e), q_(e.request()), c_(e.catalog()) {
@@ -122,11 +126,22 @@ class Planner {
 
  private:
   void build_offers();
+  // Planner::run's steps, in order (planner_search.cpp).
+  void prepare(PlanResult& r);
+  std::vector<std::vector<Candidate>> stage_fronts(PlanResult& r, std::vector<std::vector<Candidate>>& with_lab);
+  void place_uploads(PlanResult& r) const;
+  void sum_up(PlanResult& r);
+  void closing_advice(PlanResult& r);
   void price_references(PlanResult& r);
   void fit_gpus();
   std::vector<int> counts(const Gpu& g, const PricedOffer& o) const;
   double checkpoint_bytes();
   std::vector<Candidate> candidates(const StageRequest& s);
+  void offer_candidates(const StageRequest& s, size_t offer, std::vector<Candidate>& out);
+  void lay_out_runs(const StageRequest& s, const RentalTerms& terms, const Candidate& base, const RunTime& t,
+                    std::vector<Candidate>& out);
+  void price_into(const RentalTerms& terms, Candidate c, double used_hours_per_instance, double disks,
+                  std::vector<Candidate>& out);
   void list_options(const std::vector<Candidate>& front, StagePlan& out);
   void choose_plan(PlanResult& r, const std::vector<std::vector<Candidate>>& fronts);
   const FitChoice& choice_of(const Candidate& c);
@@ -135,12 +150,24 @@ class Planner {
   Category classify();
   Category classify(const PlanResult& r) const;
   void budget_changes(PlanResult& r);
+  void consider_change(PlanResult& r, std::string code, const Request& changed, std::initializer_list<std::string> args,
+                       std::vector<WorkloadChange> patch);
+  void workload_budget_changes(PlanResult& r);
+  const Platform* campus_budget_change(PlanResult& r);
   void nothing_fits(PlanResult& r);
+  void nearest_options(PlanResult& r);
+  void experiment_suggestions(PlanResult& r);
   void rent_or_buy(PlanResult& r);
   void group_rental(PlanResult& r);
   void warnings(PlanResult& r);
+  void warn(PlanResult& r, const std::string& code, std::initializer_list<std::string> args) const;
+  void stage_warnings(PlanResult& r, size_t stage);
+  void disk_warnings(PlanResult& r, const StagePlan& sp, const PricedOffer& offer);
   void queue_priority_advice(PlanResult& r, const Platform& campus);
   void billing_warnings(PlanResult& r);
+  // Between and beside the stages (planner_between.cpp).
+  void disk_after_stop(PlanResult& r);
+  void shrunk_debug(PlanResult& r);
   std::string why(const StagePlan& sp, const Candidate& c);
   void apply_credits(PlanResult& r);
   // The lab's cards and campus centre beside the rentals (lab_options.cpp).

@@ -100,9 +100,15 @@ double Planner::storage_gb() { return gpuplan::storage_gb(q_, checkpoint_bytes()
 
 // Debug runs test the code, not the paper's numbers: there the fit search may
 // also change what moves the results (8-bit optimizer states). Formal and
-// revision runs keep the request's optimizer and precision.
+// revision runs keep the request's optimizer and precision unless the
+// student allows otherwise.
 FitChanges Planner::changes_for(const StageRequest& s) const {
-  return s.stage == Stage::debug ? FitChanges::any : FitChanges::keep_results;
+  if (s.stage == Stage::debug) return FitChanges::any;
+  // prefs.allow_result_changes: the student lets formal and revision runs
+  // take them too, on an optimizer the planner chose (a default); one the
+  // request names is the student's and stays (docs/api.md).
+  if (q_.prefs.allow_result_changes && !q_.workload.optimizer_requested) return FitChanges::any;
+  return FitChanges::keep_results;
 }
 
 const FitChoice& Planner::choice_of(const Candidate& c) {
@@ -117,94 +123,104 @@ const FitChoice& Planner::choice_of(const Candidate& c) {
 // vetoed here: choose_plan keeps the front and applies the stated preference.
 std::vector<Candidate> Planner::candidates(const StageRequest& s) {
   std::vector<Candidate> out;
-  const int runs = std::max(0, s.runs);
-  if (runs == 0) return out;
+  if (std::max(0, s.runs) == 0) return out;
   out.reserve(offers_.size() * 6);
-  const double disk_gb = storage_gb();
-  const bool debug = s.stage == Stage::debug;
-  const FitChanges allowed = changes_for(s);
-  for (size_t oi = 0; oi < offers_.size(); ++oi) {
-    const PricedOffer& o = offers_[oi];
-    const Gpu& gpu = c_.gpus[o.gpu];
-    const RentalTerms terms = offer_terms(o);
-    const int machine = instance_gpus(o);
-    // Debugging is a loop of fix and rerun at the desk: an off-peak price
-    // that runs only at night and at weekends does not serve it, whatever it
-    // costs (unless the student asks for that billing).
-    if (debug && o.billing == Billing::off_peak && q_.prefs.billing.empty()) continue;
-    int fewest = 0;
-    for (int n : counts(gpu, o)) {
-      if (fewest > 0 && q_.hardware) break;
-      const FitChoice& first = e_.fit(o.gpu, n, allowed);
-      if (first.fit == Fit::no) continue;
-      if (fewest == 0) fewest = n;
-      for (int variant = 0; variant <= int(first.faster_tight.size()); ++variant) {
-        const FitChoice& choice = variant == 0 ? first : first.faster_tight.front();
-        const double work_hours = choice.hours * s.data_fraction;
-        Candidate base;
-        base.offer = int(oi);
-        base.gpus_per_run = n;
-        base.fewest = fewest;
-        base.tight = choice.fit == Fit::tight;
-        base.alters = choice.alters_results;
-        base.changes = allowed;
-        base.variant = variant;
-        const RunTime t = run_time(terms, work_hours, checkpoint_bytes(), n);
-        if (!t.feasible) continue;
-        base.checkpoint_seconds = t.checkpoint_seconds;
-        base.spot = t.spot;
-        const double run_wall = t.wall_hours, run_billed = t.billed_hours;
-        base.run_hours = run_wall;
-
-        // Every candidate is priced by the one rental price (gpuplan/pricing.h).
-        auto price = [&](Candidate c, double used_hours_per_instance, double disks) {
-          Rental r;
-          r.gpus = n;
-          r.parallel = c.parallel;
-          r.instances = c.instances;
-          r.used_hours = used_hours_per_instance;
-          r.disk_gb = disk_gb;
-          r.disks = disks;
-          r.disk_hours = c.wall_hours;
-          const RentalCost rc = price_rental(terms, r);
-          c.rental = r;
-          c.billed_hours = rc.billed_hours;
-          c.compute_cost = rc.compute_cost;
-          c.storage_cost = rc.storage_cost;
-          c.cost = rc.cost;
-          out.push_back(c);
-        };
-        if (debug) {
-          // Debug runs are sessions one after another: fix, rerun. Each is a rental.
-          Candidate c = base;
-          c.separate = true;
-          c.instances = runs;
-          c.wall_hours = runs * (kSetupHours + run_wall);
-          price(c, kSetupHours + run_billed, 1);
-          continue;
-        }
-        // Runs queued on one instance, `parallel` at a time (seed 003: seed runs
-        // packed onto one multi-GPU instance, one start and one data transfer).
-        for (int par = 1; par <= runs && n * par <= std::max(n, machine); par *= 2) {
-          Candidate c = base;
-          c.parallel = par;
-          int waves = (runs + par - 1) / par;
-          c.wall_hours = kSetupHours + waves * run_wall;
-          price(c, kSetupHours + waves * run_billed, 1);
-        }
-        // Or one rental per run, all at once.
-        if (runs > 1) {
-          Candidate c = base;
-          c.separate = true;
-          c.instances = runs;
-          c.wall_hours = kSetupHours + run_wall;
-          price(c, kSetupHours + run_billed, runs);
-        }
-      }
-    }
-  }
+  for (size_t oi = 0; oi < offers_.size(); ++oi) offer_candidates(s, oi, out);
   lab_candidates(s, out);
   return out;
+}
+
+// One offer's candidates: each count that holds the job, each way the fit
+// search holds it there (its choice, and its faster tight option).
+void Planner::offer_candidates(const StageRequest& s, size_t oi, std::vector<Candidate>& out) {
+  const PricedOffer& o = offers_[oi];
+  // Debugging is a loop of fix and rerun at the desk: an off-peak price
+  // that runs only at night and at weekends does not serve it, whatever it
+  // costs (unless the student asks for that billing).
+  if (s.stage == Stage::debug && o.billing == Billing::off_peak && q_.prefs.billing.empty()) return;
+  const FitChanges allowed = changes_for(s);
+  const RentalTerms terms = offer_terms(o);
+  int fewest = 0;
+  for (int n : counts(c_.gpus[o.gpu], o)) {
+    if (fewest > 0 && q_.hardware) break;
+    const FitChoice& first = e_.fit(o.gpu, n, allowed);
+    if (first.fit == Fit::no) continue;
+    if (fewest == 0) fewest = n;
+    for (int variant = 0; variant <= int(first.faster_tight.size()); ++variant) {
+      const FitChoice& choice = variant == 0 ? first : first.faster_tight.front();
+      Candidate base;
+      base.offer = int(oi);
+      base.gpus_per_run = n;
+      base.fewest = fewest;
+      base.tight = choice.fit == Fit::tight;
+      base.alters = choice.alters_results;
+      base.changes = allowed;
+      base.variant = variant;
+      const RunTime t = run_time(terms, choice.hours * s.data_fraction, checkpoint_bytes(), n);
+      if (!t.feasible) continue;
+      base.checkpoint_seconds = t.checkpoint_seconds;
+      base.spot = t.spot;
+      base.run_hours = t.wall_hours;
+      lay_out_runs(s, terms, base, t, out);
+    }
+  }
+}
+
+// The stage's runs on one candidate's cards: debug sessions one after
+// another, or runs queued `parallel` at a time on one instance, or one
+// rental per run, all at once; each layout priced.
+void Planner::lay_out_runs(const StageRequest& s, const RentalTerms& terms, const Candidate& base, const RunTime& t,
+                           std::vector<Candidate>& out) {
+  const int runs = std::max(0, s.runs);
+  const int n = base.gpus_per_run;
+  const int machine = instance_gpus(offers_[size_t(base.offer)]);
+  const double run_wall = t.wall_hours, run_billed = t.billed_hours;
+  if (s.stage == Stage::debug) {
+    // Debug runs are sessions one after another: fix, rerun. Each is a rental.
+    Candidate c = base;
+    c.separate = true;
+    c.instances = runs;
+    c.wall_hours = runs * (kSetupHours + run_wall);
+    price_into(terms, c, kSetupHours + run_billed, 1, out);
+    return;
+  }
+  // Runs queued on one instance, `parallel` at a time (seed 003: seed runs
+  // packed onto one multi-GPU instance, one start and one data transfer).
+  for (int par = 1; par <= runs && n * par <= std::max(n, machine); par *= 2) {
+    Candidate c = base;
+    c.parallel = par;
+    int waves = (runs + par - 1) / par;
+    c.wall_hours = kSetupHours + waves * run_wall;
+    price_into(terms, c, kSetupHours + waves * run_billed, 1, out);
+  }
+  // Or one rental per run, all at once.
+  if (runs > 1) {
+    Candidate c = base;
+    c.separate = true;
+    c.instances = runs;
+    c.wall_hours = kSetupHours + run_wall;
+    price_into(terms, c, kSetupHours + run_billed, runs, out);
+  }
+}
+
+// Every candidate is priced by the one rental price (gpuplan/pricing.h).
+void Planner::price_into(const RentalTerms& terms, Candidate c, double used_hours_per_instance, double disks,
+                         std::vector<Candidate>& out) {
+  Rental r;
+  r.gpus = c.gpus_per_run;
+  r.parallel = c.parallel;
+  r.instances = c.instances;
+  r.used_hours = used_hours_per_instance;
+  r.disk_gb = storage_gb();
+  r.disks = disks;
+  r.disk_hours = c.wall_hours;
+  const RentalCost rc = price_rental(terms, r);
+  c.rental = r;
+  c.billed_hours = rc.billed_hours;
+  c.compute_cost = rc.compute_cost;
+  c.storage_cost = rc.storage_cost;
+  c.cost = rc.cost;
+  out.push_back(c);
 }
 namespace {
 
@@ -504,6 +520,28 @@ PlanResult Planner::run(bool with_changes) {
   PlanResult r;
   r.currency = currency_;
   if (q_.stages.empty()) return r;
+  prepare(r);
+  // With lab settings, each stage's every candidate, kept for weigh_lab.
+  std::vector<std::vector<Candidate>> with_lab;
+  choose_plan(r, stage_fronts(r, with_lab));
+  for (size_t i = 0; i < with_lab.size(); ++i) weigh_lab(q_.stages[i], with_lab[i], r.stages[i], chosen_[i]);
+  place_uploads(r);
+  sum_up(r);
+  rent_or_buy(r);
+  group_rental(r);
+  price_references(r);
+  warnings(r);
+  disk_after_stop(r);
+  if (with_changes) shrunk_debug(r);
+  if (with_changes && !r.feasible) nothing_fits(r);
+  if (with_changes && r.budget && !r.within_budget && r.feasible) budget_changes(r);
+  closing_advice(r);
+  return r;
+}
+
+// What every stage shares: the offers in scope, each card's fit, the lab's
+// cards, the request's kind, the deadline and the budget.
+void Planner::prepare(PlanResult& r) {
   build_offers();
   for (const auto& b : kBillingSpellings)
     if (std::find(billings_in_scope_.begin(), billings_in_scope_.end(), b.value) != billings_in_scope_.end()) r.billings.push_back(b.value);
@@ -513,10 +551,12 @@ PlanResult Planner::run(bool with_changes) {
   r.category_advice = msg(std::string("plan.category.") + category_id(r.category));
   r.deadline_hours = q_.prefs.deadline_days * 24;
   if (q_.budget) r.budget = q_.budget->amount;
+}
 
+// Each stage's front (what choose_plan picks from) and listed options; with
+// lab settings, `with_lab` keeps each stage's every candidate for weigh_lab.
+std::vector<std::vector<Candidate>> Planner::stage_fronts(PlanResult& r, std::vector<std::vector<Candidate>>& with_lab) {
   std::vector<std::vector<Candidate>> fronts;
-  // With lab settings, each stage's every candidate, kept for weigh_lab.
-  std::vector<std::vector<Candidate>> with_lab;
   for (const StageRequest& s : q_.stages) {
     StagePlan sp;
     sp.stage = s.stage;
@@ -540,9 +580,11 @@ PlanResult Planner::run(bool with_changes) {
     }
     r.stages.push_back(std::move(sp));
   }
-  choose_plan(r, fronts);
-  for (size_t i = 0; i < with_lab.size(); ++i) weigh_lab(q_.stages[i], with_lab[i], r.stages[i], chosen_[i]);
-  // Uploads: the dataset goes up once per platform, before its first stage.
+  return fronts;
+}
+
+// Uploads: the dataset goes up once per platform, before its first stage.
+void Planner::place_uploads(PlanResult& r) const {
   std::vector<std::string> seen;
   for (auto& sp : r.stages) {
     sp.upload_hours = 0;
@@ -551,6 +593,12 @@ PlanResult Planner::run(bool with_changes) {
     seen.push_back(sp.chosen.platform);
     sp.upload_hours = upload_hours(q_.prefs.dataset_gb, q_.prefs.upload_mbps);
   }
+}
+
+// The plan's totals: wall time, its kind as chosen, the deadline, credits,
+// cost and its range, each stage's share and reason, the budget, and honest
+// failure.
+void Planner::sum_up(PlanResult& r) {
   r.wall_hours = 0;
   for (size_t i = 0; i < r.stages.size(); ++i) r.wall_hours += r.stages[i].chosen.wall_hours + r.stages[i].upload_hours;
   r.category = classify(r);
@@ -575,13 +623,11 @@ PlanResult Planner::run(bool with_changes) {
   for (const auto& sp : r.stages)
     if (!sp.feasible && sp.runs > 0) r.feasible = false;
   if (!r.feasible) r.within_budget = false;
+}
 
-  rent_or_buy(r);
-  group_rental(r);
-  price_references(r);
-  warnings(r);
-  if (with_changes && !r.feasible) nothing_fits(r);
-  if (with_changes && r.budget && !r.within_budget && r.feasible) budget_changes(r);
+// The advice every plan ends with: a small budget's priorities, and the
+// upload without GPUs attached.
+void Planner::closing_advice(PlanResult& r) {
   // Seed 003: under 5000 CNY, keep the money for the core experiments.
   if (r.budget && convert_currency(*r.budget, currency_, "CNY", c_.fx) < kSmallBudgetCny)
     r.advice.push_back({"small-budget", msg("plan.advice.small_budget")});
@@ -600,7 +646,6 @@ PlanResult Planner::run(bool with_changes) {
                                                   currency_, money(gpu)})});
     }
   }
-  return r;
 }
 
 }  // namespace planner_detail

@@ -182,6 +182,26 @@ double storage_cost(double gb, double free_gb, double per_gb_month, double hours
   return billable * std::max(0.0, per_gb_month) * std::max(0.0, hours) / kHoursPerMonth;
 }
 
+StoppedDiskTerms stopped_disk_terms(const Platform& p) {
+  StoppedDiskTerms t;
+  // A stopped price, a disk said to bill while stopped, or one that bills
+  // even after release: it bills. Said not to: it does not. Else unknown.
+  if (p.storage_stopped_per_gb_month > 0 || p.rules.disk_bills_while_stopped.value_or(false) || p.disk_bills_after_release)
+    t.bills = true;
+  else if (p.rules.disk_bills_while_stopped.has_value())
+    t.bills = false;
+  if (t.bills.value_or(false))
+    t.per_gb_month = p.storage_stopped_per_gb_month > 0 ? p.storage_stopped_per_gb_month : p.storage_per_gb_month;
+  t.free_gb = p.free_storage_gb;
+  t.wiped_after_days = p.rules.release_after_stopped_days;
+  return t;
+}
+
+double stopped_disk_cost(const StoppedDiskTerms& t, double gb, double days) {
+  if (!t.bills.value_or(false)) return 0;
+  return storage_cost(gb, t.free_gb, t.per_gb_month, std::max(0.0, days) * 24);
+}
+
 double upload_hours(double gb, double upload_mbps) {
   if (!(gb > 0) || !(upload_mbps > 0)) return 0;
   return gb * 8e9 / (upload_mbps * 1e6) / kSecondsPerHour;

@@ -14,6 +14,7 @@
 
 namespace gpuplan {
 namespace {
+using namespace planner_detail;
 
 // GeForce Ampere/Ada run FP64 at 1/64 of FP32; Volta/Ampere/Hopper datacenter
 // parts at 1/2 (NVIDIA architecture whitepapers; the catalog's own figures).
@@ -29,101 +30,103 @@ struct SciOption {
   double wall = 0;
 };
 
-// The stages of a science request, planned as training is: every offer of a
-// CUDA card that holds the working set at the baseline's count, runs queued
-// or packed on one machine, the stage's front, then the planner's one choice
-// rule over the plan (planner_detail::choose_by_rule).
-PlanResult plan_science_stages(const Request& q, const Catalog& catalog) {
-  using namespace planner_detail;
+// A science stage's options: every offer of a CUDA card that holds the
+// working set at the baseline's count, runs queued or packed on one machine.
+std::vector<SciOption> science_options(const Request& q, const Catalog& catalog, const std::vector<PricedOffer>& offers,
+                                       const StageRequest& s) {
   const ScienceWorkload& w = *q.science;
   const Gpu& baseline = *catalog.find_gpu(w.baseline.gpu);
-  PlanResult r;
-  r.currency = q.budget ? q.budget->currency : "CNY";
-  if (q.budget) r.budget = q.budget->amount;
-  r.deadline_hours = q.prefs.deadline_days * 24;
-  r.category = w.baseline.count > 1 ? Category::multi_gpu : Category::single_gpu_small;
-  r.category_advice = message(q.locale, std::string("plan.category.") + category_id(r.category));
-  const std::vector<PricedOffer> offers = priced_offers(q, catalog, r.currency);
   const double need = w.memory_bytes + kCudaContextBytes;
   const int count = std::max(1, w.baseline.count);
   const double disk_gb = q.prefs.storage_gb >= 0 ? q.prefs.storage_gb : q.prefs.dataset_gb;
-  std::vector<std::vector<SciOption>> fronts;
-  for (const StageRequest& s : q.stages) {
-    std::vector<SciOption> all;
-    const int runs = std::max(0, s.runs);
-    for (const PricedOffer& o : runs > 0 ? offers : std::vector<PricedOffer>{}) {
-      const Gpu& g = catalog.gpus[o.gpu];
-      if (!g.cuda || science_peak(w, g) <= 0 || fit_verdict(need, g.memory_bytes) == Fit::no) continue;
-      if (!rentable(*o.platform, g, count)) continue;
-      const double speedup = science_speedup(w, baseline, g);
-      const double work = science_hours(w, speedup) * s.data_fraction;
-      if (!(work > 0) || !std::isfinite(work)) continue;
-      RentalTerms terms = rental_terms(*o.platform, o.billing, o.price, o.storage_per_gb_month);
-      terms.minimum_charge = o.minimum_charge;
-      const RunTime t = run_time(terms, work, 0, count);
-      if (!t.feasible) continue;
-      const int machine = std::max(count, o.platform->machine_max_gpus);
-      for (int par = 1; par <= runs && count * par <= machine; par *= 2) {
-        const int waves = (runs + par - 1) / par;
-        Rental rent;
-        rent.gpus = count;
-        rent.parallel = par;
-        rent.used_hours = kSetupHours + waves * t.billed_hours;
-        rent.disk_gb = disk_gb;
-        rent.disk_hours = kSetupHours + waves * t.wall_hours;
-        const RentalCost rc = price_rental(terms, rent);
-        SciOption so;
-        StageOption& op = so.option;
-        op.gpu = g.id;
-        op.platform = o.platform->id;
-        op.billing = o.billing;
-        op.gpus_per_run = count;
-        op.parallel_runs = par;
-        op.count = count * par;
-        op.price_per_gpu_hour = o.price;
-        op.run_hours = t.wall_hours;
-        op.wall_hours = rent.disk_hours;
-        op.hours = rc.billed_hours;
-        op.compute_cost = rc.compute_cost;
-        op.storage_cost = rc.storage_cost;
-        op.cost = rc.cost;
-        op.fit = fit_name(fit_verdict(need, g.memory_bytes));
-        op.tight_memory = op.fit == "tight";
-        op.memory_bytes = need;
-        op.sharding_name = "none";
-        op.education_discount = o.education;
-        so.wall = op.wall_hours;
-        all.push_back(so);
-      }
+  std::vector<SciOption> all;
+  const int runs = std::max(0, s.runs);
+  for (const PricedOffer& o : runs > 0 ? offers : std::vector<PricedOffer>{}) {
+    const Gpu& g = catalog.gpus[o.gpu];
+    if (!g.cuda || science_peak(w, g) <= 0 || fit_verdict(need, g.memory_bytes) == Fit::no) continue;
+    if (!rentable(*o.platform, g, count)) continue;
+    const double speedup = science_speedup(w, baseline, g);
+    const double work = science_hours(w, speedup) * s.data_fraction;
+    if (!(work > 0) || !std::isfinite(work)) continue;
+    RentalTerms terms = rental_terms(*o.platform, o.billing, o.price, o.storage_per_gb_month);
+    terms.minimum_charge = o.minimum_charge;
+    const RunTime t = run_time(terms, work, 0, count);
+    if (!t.feasible) continue;
+    const int machine = std::max(count, o.platform->machine_max_gpus);
+    for (int par = 1; par <= runs && count * par <= machine; par *= 2) {
+      const int waves = (runs + par - 1) / par;
+      Rental rent;
+      rent.gpus = count;
+      rent.parallel = par;
+      rent.used_hours = kSetupHours + waves * t.billed_hours;
+      rent.disk_gb = disk_gb;
+      rent.disk_hours = kSetupHours + waves * t.wall_hours;
+      const RentalCost rc = price_rental(terms, rent);
+      SciOption so;
+      StageOption& op = so.option;
+      op.gpu = g.id;
+      op.platform = o.platform->id;
+      op.billing = o.billing;
+      op.gpus_per_run = count;
+      op.parallel_runs = par;
+      op.count = count * par;
+      op.price_per_gpu_hour = o.price;
+      op.run_hours = t.wall_hours;
+      op.wall_hours = rent.disk_hours;
+      op.hours = rc.billed_hours;
+      op.compute_cost = rc.compute_cost;
+      op.storage_cost = rc.storage_cost;
+      op.cost = rc.cost;
+      op.fit = fit_name(fit_verdict(need, g.memory_bytes));
+      op.tight_memory = op.fit == "tight";
+      op.memory_bytes = need;
+      op.sharding_name = "none";
+      op.education_discount = o.education;
+      so.wall = op.wall_hours;
+      all.push_back(so);
     }
-    std::sort(all.begin(), all.end(), [](const SciOption& a, const SciOption& b) {
-      if (a.option.cost != b.option.cost) return a.option.cost < b.option.cost;
-      if (a.wall != b.wall) return a.wall < b.wall;
-      return a.option.gpu + a.option.platform < b.option.gpu + b.option.platform;
-    });
-    std::vector<SciOption> front;
-    double best = std::numeric_limits<double>::infinity();
-    for (auto& o : all)
-      if (o.wall < best) {
-        best = o.wall;
-        front.push_back(o);
-      }
-    StagePlan sp;
-    sp.stage = s.stage;
-    sp.runs = s.runs;
-    sp.data_fraction = s.data_fraction;
-    if (!front.empty()) {
-      sp.feasible = true;
-      sp.alternatives.push_back({"cheapest", front.front().option});
-      sp.alternatives.push_back({"fastest", front.back().option});
-      const size_t step = std::max<size_t>(1, (front.size() + kParetoListed - 1) / kParetoListed);
-      for (size_t i = 0; i < front.size(); i += step) sp.pareto.push_back(front[i].option);
-      if ((front.size() - 1) % step != 0) sp.pareto.push_back(front.back().option);
-    }
-    r.stages.push_back(std::move(sp));
-    fronts.push_back(std::move(front));
   }
-  // The joint front and the one choice rule, as for training.
+  return all;
+}
+
+// The options no other beats on both cost and wall time, cheapest first.
+std::vector<SciOption> science_front(std::vector<SciOption> all) {
+  std::sort(all.begin(), all.end(), [](const SciOption& a, const SciOption& b) {
+    if (a.option.cost != b.option.cost) return a.option.cost < b.option.cost;
+    if (a.wall != b.wall) return a.wall < b.wall;
+    return a.option.gpu + a.option.platform < b.option.gpu + b.option.platform;
+  });
+  std::vector<SciOption> front;
+  double best = std::numeric_limits<double>::infinity();
+  for (auto& o : all)
+    if (o.wall < best) {
+      best = o.wall;
+      front.push_back(o);
+    }
+  return front;
+}
+
+// The stage's listed options, all from its front.
+StagePlan science_stage(const StageRequest& s, const std::vector<SciOption>& front) {
+  StagePlan sp;
+  sp.stage = s.stage;
+  sp.runs = s.runs;
+  sp.data_fraction = s.data_fraction;
+  if (!front.empty()) {
+    sp.feasible = true;
+    sp.alternatives.push_back({"cheapest", front.front().option});
+    sp.alternatives.push_back({"fastest", front.back().option});
+    const size_t step = std::max<size_t>(1, (front.size() + kParetoListed - 1) / kParetoListed);
+    for (size_t i = 0; i < front.size(); i += step) sp.pareto.push_back(front[i].option);
+    if ((front.size() - 1) % step != 0) sp.pareto.push_back(front.back().option);
+  }
+  return sp;
+}
+
+// The joint front of the stages' fronts and the one choice rule, as for
+// training: the pick of each stage's front.
+std::vector<uint16_t> choose_science_plan(const std::vector<std::vector<SciOption>>& fronts, const PlanResult& r,
+                                          const Catalog& catalog) {
   std::vector<PlanPoint> points(1);
   for (const auto& f : fronts) {
     if (f.empty()) {
@@ -145,6 +148,14 @@ PlanResult plan_science_stages(const Request& q, const Catalog& catalog) {
   }
   const size_t pick = choose_by_rule(points, r.deadline_hours, r.budget,
                                      convert_currency(kTieCny, "CNY", r.currency, catalog.fx));
+  return points[pick].pick;
+}
+
+// The chosen options with their reasons, the totals, the budget and the deadline.
+void sum_up_science(const Request& q, const Catalog& catalog, const std::vector<std::vector<SciOption>>& fronts,
+                    const std::vector<uint16_t>& pick, PlanResult& r) {
+  const ScienceWorkload& w = *q.science;
+  const Gpu& baseline = *catalog.find_gpu(w.baseline.gpu);
   for (size_t i = 0; i < r.stages.size(); ++i) {
     StagePlan& sp = r.stages[i];
     if (fronts[i].empty()) {
@@ -155,7 +166,7 @@ PlanResult plan_science_stages(const Request& q, const Catalog& catalog) {
       }
       continue;
     }
-    sp.chosen = fronts[i][points[pick].pick[i]].option;
+    sp.chosen = fronts[i][pick[i]].option;
     const Gpu& g = *catalog.find_gpu(sp.chosen.gpu);
     const Platform& p = *catalog.find_platform(sp.chosen.platform);
     sp.why = message(q.locale, "plan.why.science",
@@ -174,6 +185,26 @@ PlanResult plan_science_stages(const Request& q, const Catalog& catalog) {
                                                        {duration_text(r.wall_hours, q.locale),
                                                         duration_text(r.deadline_hours, q.locale)})});
   }
+}
+
+// The stages of a science request, planned as training is: each stage's
+// options and front, then the planner's one choice rule over the plan
+// (planner_detail::choose_by_rule).
+PlanResult plan_science_stages(const Request& q, const Catalog& catalog) {
+  const ScienceWorkload& w = *q.science;
+  PlanResult r;
+  r.currency = q.budget ? q.budget->currency : "CNY";
+  if (q.budget) r.budget = q.budget->amount;
+  r.deadline_hours = q.prefs.deadline_days * 24;
+  r.category = w.baseline.count > 1 ? Category::multi_gpu : Category::single_gpu_small;
+  r.category_advice = message(q.locale, std::string("plan.category.") + category_id(r.category));
+  const std::vector<PricedOffer> offers = priced_offers(q, catalog, r.currency);
+  std::vector<std::vector<SciOption>> fronts;
+  for (const StageRequest& s : q.stages) {
+    fronts.push_back(science_front(science_options(q, catalog, offers, s)));
+    r.stages.push_back(science_stage(s, fronts.back()));
+  }
+  sum_up_science(q, catalog, fronts, choose_science_plan(fronts, r, catalog), r);
   return r;
 }
 

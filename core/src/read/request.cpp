@@ -247,13 +247,17 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
     if (auto v = r->spelled("method", kMethodSpellings)) w.method = *v;
     if (auto v = r->spelled("precision", kPrecisionSpellings)) {
       w.precision = *v;
+      w.precision_requested = true;
       if ((w.mode == Mode::train && !trains_in(*v)) || (w.mode == Mode::infer && !infers_in(*v))) {
         std::string p = r->child_path("precision");
         fail(l, "not_for_mode", p,
              message(l, "not_for_mode", {field_words(l, p), describe(r->json()["precision"]), message(l, "field.mode." + std::string(name_of(w.mode)))}));
       }
     }
-    if (auto v = r->spelled("optimizer", kOptimizerSpellings)) w.optimizer = *v;
+    if (auto v = r->spelled("optimizer", kOptimizerSpellings)) {
+      w.optimizer = *v;
+      w.optimizer_requested = true;  // the student's, never the planner's to change
+    }
     if (auto v = r->integer(limit::micro_batch)) w.micro_batch = *v;
     if (auto v = r->integer(limit::seq_len)) w.seq_len = *v;
     if (auto v = r->integer(limit::image_size)) w.image_size = *v;
@@ -460,12 +464,13 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   q.baseline = b;
 }
 
-constexpr std::string_view kStageFields[] = {"stage", "runs", "data_fraction"};
+constexpr std::string_view kStageFields[] = {"stage", "runs", "data_fraction", "gap_days"};
 constexpr std::string_view kBudgetFields[] = {"amount", "currency"};
 constexpr std::string_view kPrefsFields[] = {
     "billing", "platforms", "deadline_days", "education", "dataset_gb", "storage_gb", "upload_mbps", "group_size",
     "scope", "display_currency",  // contract v1.1
-    "time_value_per_hour"};       // contract v1.2
+    "time_value_per_hour",        // contract v1.2
+    "allow_result_changes"};
 constexpr std::string_view kBuyFields[] = {"price", "currency", "watts", "electricity_per_kwh", "resale_fraction", "years"};
 constexpr std::string_view kPriceFields[] = {"platform", "gpu", "per_gpu_hour", "currency", "billing", "as_of"};
 
@@ -510,6 +515,8 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
       // The seeds' debug stage runs on about a tenth of the data (seed 003).
       if (st.stage == Stage::debug) st.data_fraction = 0.1;
       if (auto v = s.number(limit::data_fraction)) st.data_fraction = *v;
+      // Days the instance sits stopped before this stage (docs/api.md, "Between stages").
+      if (auto v = s.number("gap_days", 0, 3650)) st.gap_days = *v;
       q.stages.push_back(st);
     }
   }
@@ -539,6 +546,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     if (auto v = p->spelled("scope", kScopeSpellings)) q.prefs.scope = *v;
     if (auto v = p->number("time_value_per_hour", 0, 1e5)) q.prefs.time_value_per_hour = *v;
     if (p->choice("display_currency", {"CNY", "USD"})) q.prefs.display_currency = p->json()["display_currency"].get<std::string>();
+    if (auto v = p->boolean("allow_result_changes")) q.prefs.allow_result_changes = *v;
   }
   if (auto b = root.object("buy", kBuyFields)) {
     BuyOption buy;

@@ -249,6 +249,7 @@ void write_change_patch(JsonWriter& w, const BudgetChange& c) {
     for (const auto& st : c.stages) {
       w.begin_object();
       w.member("data_fraction", st.data_fraction);
+      if (st.gap_days) w.member("gap_days", *st.gap_days);  // a patch replaces the whole list: keep what the student gave
       w.member("runs", st.runs);
       w.member("stage", name_of(st.stage));
       w.end_object();
@@ -256,6 +257,26 @@ void write_change_patch(JsonWriter& w, const BudgetChange& c) {
     w.end_array();
   }
   write_head("workload");
+  w.end_object();
+}
+
+// The disk a stage finds where an earlier stage left it, stopped in between;
+// null where a figure is not known.
+void write_disk_after_stop(JsonWriter& w, const DiskAfterStop& d) {
+  auto maybe = [&](std::string_view key, const std::optional<double>& v) {
+    if (v) w.member(key, *v);
+    else w.key(key).null();
+  };
+  w.key("disk_after_stop").begin_object();
+  if (d.bills) w.member("bills", *d.bills);
+  else w.key("bills").null();
+  maybe("cost", d.cost);
+  w.member("disk_gb", d.disk_gb);
+  maybe("gap_days", d.gap_days);
+  maybe("per_month", d.per_month);
+  w.member("platform", d.platform);
+  w.member("wiped", d.wiped);
+  maybe("wiped_after_days", d.wiped_after_days);
   w.end_object();
 }
 
@@ -280,6 +301,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
     w.member("cost", 0);
   }
   w.member("data_fraction", s.data_fraction);
+  if (s.disk_after_stop) write_disk_after_stop(w, *s.disk_after_stop);
   if (f) w.member("education_discount", o.education_discount);
   if (f && o.electricity) write_electricity(w, *o.electricity);
   w.member("feasible", s.feasible);
@@ -317,6 +339,10 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   if (f) w.member("separate_rentals", o.separate_rentals);
   if (f) w.member("sharding", o.sharding_name);
   w.member("share", s.share);
+  if (s.shrunk) {
+    w.key("shrunk");
+    write_option_brief(w, *s.shrunk, nullptr);
+  }
   if (f && o.spot) {
     w.key("spot");
     write_spot(w, *o.spot);
