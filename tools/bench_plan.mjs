@@ -5,8 +5,8 @@
 //
 //   node tools/bench_plan.mjs [path/to/gpuplan.js] [--iterations N] [--json] [--budget-ms MS]
 //
-// ./dev.sh test runs it with --budget-ms 5, the CI budget of issue #7;
-// ./dev.sh bench with the planner's own 1 ms budget (issue #5).
+// ./dev.sh test runs it with --budget-ms 5, the CI budget;
+// ./dev.sh bench with the planner's own 1 ms budget.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The dated price table in docs/catalog.md, generated from the catalog the
-// build carries, so the table can never drift from the data (issue #14):
+// build carries, so the table can never drift from the data:
 //
 //   build/native/bin/gpuplan catalog | node tools/price_table.mjs            # print the table
 //   build/native/bin/gpuplan catalog | node tools/price_table.mjs --write docs/catalog.md

@@ -57,7 +57,7 @@ std::vector<PricedOffer> reference_offers(const Request& q, const Catalog& c, co
 
 // Whether `p` rents `count` cards of `g` for one job: up to one machine, or
 // whole machines where the platform joins them and the card is not a GeForce
-// (no peer-to-peer; hosts sold one at a time). Machines, not counts (issue #13).
+// (no peer-to-peer; hosts sold one at a time). Machines, not counts.
 bool rentable(const Platform& p, const Gpu& g, int count);
 
 // One checkpoint's bytes (written on spot, kept on disk): the adapter's

@@ -1,4 +1,4 @@
-// Honest failure (issue #13): when nothing holds a stage, the plan is
+// Honest failure: when nothing holds a stage, the plan is
 // infeasible, never cheap; this file finds the nearest option that would hold
 // and the constraint to drop for it, and what would change the experiment
 // itself, as suggestions. The search it replans with: planner_search.cpp.
