@@ -114,12 +114,13 @@ for (const L of LANGS) {
     for (const s of onLab) assert.equal(s.wait_hours, 12);
     const summaryText = await frame.textContent('#summary-text');
     assert.ok(!/\blab\b/.test(summaryText.replace(L.lab, '')), `no internal id: ${summaryText}`);
-    // The student's waiting priced above the rent: the stages are rented at the lab's quote.
+    // The student's waiting priced above the rent: the stages are rented at the lab's quote,
+    // whose offer says it is the lab's (source "lab", dated by the settings: docs/api.md).
     await frame.click('#lab-see');
     await setField(frame, '#lab-time-value', 1000);
     const [priced] = await Promise.all([wiki.waitForEvent('download'), frame.click('header .actions button:nth-child(4)')]);
     const rented = JSON.parse(readFileSync(await priced.path(), 'utf8')).response.plan.stages;
-    assert.ok(rented.some((s) => s.platform === 'autodl' && s.gpu === 'h800' && s.offer?.source === 'quote'), JSON.stringify(rented.map((s) => [s.platform, s.gpu, s.offer?.source])));
+    assert.ok(rented.some((s) => s.platform === 'autodl' && s.gpu === 'h800' && s.offer?.source === 'lab' && s.offer?.confidence === 'quote'), JSON.stringify(rented.map((s) => [s.platform, s.gpu, s.offer?.source])));
     // Planning without them: the request carries no lab.
     await frame.click('#lab-toggle');
     const [again] = await Promise.all([wiki.waitForEvent('download'), frame.click('header .actions button:nth-child(4)')]);
