@@ -48,10 +48,10 @@ function contentSecurityPolicy(html: string): string {
 // packedPage() below), and the page module's own base64 copy is dropped:
 // web/src/boot.ts decompresses it (web/src/lzma.ts) and web/src/main.ts hands
 // it to createGpuplan({ wasmBinary }) (wasm/page_module.mjs). LZMA (xz's "lzma" format, preset 9e)
-// takes the wasm to ~11 % less than Zopfli's gzip; the decoder (a wasm module
-// of its own, wasm/page_lzma.cpp, from the LZMA SDK's specification, behind
-// web/src/lzma.ts) adds ~1.7 KB to the page and some tens of ms before the
-// first figure (docs/performance.md).
+// takes the wasm smaller than Zopfli's gzip; the decoder (a wasm module of
+// its own, wasm/page_lzma.cpp, from the LZMA SDK's specification, behind
+// web/src/lzma.ts) adds a little to the page and to the time before the first
+// figure (docs/performance.md, with the measurements).
 // GPUPLAN_WASM_MODULE builds the page over another build folder's module
 // (a scratch build; the default is the wasm preset's).
 const WASM_MODULE = process.env.GPUPLAN_WASM_MODULE
@@ -98,8 +98,8 @@ function dropGlueWasm(): Plugin {
 // base64, which decodes it and runs the page's script as an inline module
 // script; the CSP admits that script by its sha256 (appScriptHashes, used by
 // csp() below), as it admits the boot script, so still no eval and no other
-// script. LZMA over the script gains ~7 KiB against gzip -9 and the shared
-// stream ~2 KiB more (docs/performance-log.md). Each build decodes the stream
+// script. LZMA over the script gains against gzip -9, and the shared stream
+// more (docs/performance.md). Each build decodes the stream
 // again with the page's decoder and fails unless it gives both parts back
 // byte for byte.
 const appScriptHashes: string[] = [];
@@ -175,7 +175,7 @@ function packedPage(): Plugin {
         const data = dataSection(wasm);
         // The wasm's data section (text: the catalog, the messages) right
         // after the script's text, then the rest of the wasm: LZMA's literal
-        // contexts then see text beside text (0.6 KB less than the wasm whole).
+        // contexts then see text beside text (smaller than the wasm whole).
         const whole = Buffer.concat([jsBuf, wasm.subarray(data.start, data.end), wasm.subarray(0, data.start), wasm.subarray(data.end)]);
         const packed = lzmaCompress(whole);
         const decoder = decoderBytes();
@@ -209,7 +209,7 @@ function pagePlanner(): Promise<Planner> {
 
 // A fresh page's first question, answered at build time by the module the
 // page carries (web/src/first_answer.ts): the first figure of a fresh page
-// then waits for no planner call. 0.6 KiB of the page (docs/performance.md).
+// then waits for no planner call (its cost in bytes: docs/performance.md).
 function firstAnswersModule(): Plugin {
   const virtualId = 'virtual:gpuplan-first-answers';
   return {
@@ -226,7 +226,7 @@ function firstAnswersModule(): Plugin {
 
 // The English catalog ships as its texts alone, in the order of the zh-CN
 // catalog's keys, and is keyed again at start: its ~380 keys would otherwise
-// stand a second time in the page (0.7 KiB gzipped). web/src/i18n/en.ts stays
+// stand a second time in the page. web/src/i18n/en.ts stays
 // a keyed object for whoever edits it; its type already requires zh-CN's keys,
 // and this step fails unless both have exactly the same ones.
 function compactEnglish(): Plugin {

@@ -2,8 +2,8 @@
 // module only (wasm/page_libc.cpp puts them behind strtod and snprintf there).
 // Why: musl's strtod scans through software 128-bit long double arithmetic
 // and its printf carries the whole vfprintf machinery; in the page's module
-// the two are ~24 KB of wasm, ~10 KB of the page once compressed
-// (docs/performance-log.md, "The page at 174.7 KiB"). These give the
+// the two were the largest part of the page's libc (docs/performance.md,
+// "Our own strtod and snprintf", with the measurement). These give the
 // same text and the same doubles as any correctly rounding libc (glibc, musl):
 // every conversion is computed exactly with big integers and rounded to
 // nearest, ties to even. tests/core/number_text_test.cpp compares them with

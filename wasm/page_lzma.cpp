@@ -1,9 +1,9 @@
 // The page's LZMA decoder: a freestanding wasm module of its own (no libc, no
 // imports) that web/src/lzma.ts instantiates to unpack the page's one LZMA
 // stream (vite.config.mts, packedPage(); docs/performance-log.md, "The first
-// figure"). Why wasm and not JavaScript: the stream (~560 KB) is decoded once,
-// cold, before any of the page's code runs; V8 runs a cold JavaScript decoder
-// at ~80–100 ms in headless Chromium on this machine, this one at ~40.
+// figure"). Why wasm and not JavaScript: the stream is decoded once, cold,
+// before any of the page's code runs, and V8 runs a cold JavaScript decoder
+// about half as fast as this one (docs/performance.md, with the measurement).
 //
 // Written from the LZMA SDK's specification (DOC/lzma-specification.txt and
 // its reference decoder LzmaSpec.cpp, public domain); names follow it. The

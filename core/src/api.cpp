@@ -16,8 +16,8 @@ namespace {
 // The texts that reach it are ASCII: what() of libc++'s bad_alloc and
 // length_error, the only exceptions left once the readers' InputError is
 // caught (nlohmann never throws on these paths: core/CMakeLists.txt), so the
-// writer cannot refuse them. (A fallback for a non-UTF-8 text cost the page
-// 0.2 KiB of its budget for a case that cannot occur.)
+// writer cannot refuse them, and the page carries no fallback for a case
+// that cannot occur.
 JsonReply internal_error(Locale locale, const char* what) {
   return {error_json_text(Error{"internal", "", message(locale, "internal", {what})}).value(), 3};
 }

@@ -3,8 +3,8 @@
 // arrived (for "download this page"), hands both to the page's code and runs
 // that code as an inline module script, which the page's CSP admits by its
 // hash (vite.config.mts, packedPage()). Why: LZMA over the whole script and
-// the wasm together is ~9 KiB smaller than gzip over the script beside the
-// compressed wasm (docs/performance-log.md, "The page at 174.7 KiB").
+// the wasm together is smaller than gzip over the script beside the
+// compressed wasm (docs/performance.md, "What the page carries").
 import packedBase64, { decoderBase64, layout } from 'virtual:gpuplan-packed';
 import { lzmaReader } from './lzma.ts';
 import { dropOversizedLink, opensOnOwnForm } from './opening.ts';

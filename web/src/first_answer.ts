@@ -5,9 +5,9 @@
 // asks that question of the very module the page carries and ships the
 // answers (vite.config.mts, firstAnswersModule()). Its first figure then waits
 // for no planner: not for the planner's first call, in which V8 compiles the
-// ~175 KB of its code that the call runs and the planner reads its catalog
-// (about 65 of the ~90 ms between the planner's start and the figure, in
-// headless Chromium; docs/performance-log.md), nor for decoding and starting the
+// code that the call runs and the planner reads its catalog (most of the time
+// between the planner's start and the figure: docs/performance-log.md), nor
+// for decoding and starting the
 // planner's code, which follow the figure (app.ts, start(); boot.ts). Every
 // other question, and this one for any other form (a remembered one, a
 // link's), goes to the planner. An answer is the planner's own (the same wasm

@@ -9,8 +9,8 @@ export type Catalogs = Record<Lang, Record<MessageKey, string>>;
 
 // Filled by main.ts before anything renders. main.ts imports the catalogs
 // after the rest of the page, so the bundle carries them at its end, after
-// the code that names their keys: that order gzips 0.6 KiB smaller than the
-// catalogs between the page's modules (docs/performance-log.md).
+// the code that names their keys: that order compresses better than the
+// catalogs between the page's modules (docs/performance.md).
 const CATALOGS = {} as Catalogs;
 export function setCatalogs(catalogs: Catalogs): void {
   Object.assign(CATALOGS, catalogs);

@@ -1,5 +1,5 @@
 // LZMA decompression of the page's one stream (vite.config.mts, packedPage())
-// by the page's own decoder, a freestanding wasm module of 1.7 KB
+// by the page's own decoder, a small freestanding wasm module
 // (wasm/page_lzma.cpp, written from the LZMA SDK's specification). Why wasm:
 // the stream is decoded once, cold, before any of the page's code runs, and
 // V8 runs a cold JavaScript decoder about half as fast (docs/performance-log.md,

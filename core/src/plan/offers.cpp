@@ -143,8 +143,8 @@ void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, 
 
 // Spot only when asked for: a reclaimed instance loses the run unless the
 // training resumes from its checkpoints, which a first rental's script
-// rarely does (seed 004 §3.1: spot needs "训练脚本开头添加检查点保存功能",
-// and not before a deadline). The saving is offered as the `spot` change
+// rarely does (seed 004 §3.1: spot needs checkpoint saving added to the
+// training script first, and no deadline close by). The saving is offered as the `spot` change
 // instead (planner_advice.cpp), so the default plan is priced on what a
 // student can run unattended.
 void keep_requested_billing(const Request& q, std::vector<PricedOffer>& offers) {

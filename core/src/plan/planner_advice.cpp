@@ -1,6 +1,8 @@
 // The advice the planner writes around its choice: the reason for each
 // stage, education credits, rent or buy, group rental, the warnings and the
 // budget changes. The search that makes the choice: planner_search.cpp.
+// One unit past 500 lines: each part reads the same chosen plan and the
+// Planner's state (planner_internal.h), and writes it in the same order.
 #include <algorithm>
 #include <cmath>
 

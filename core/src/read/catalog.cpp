@@ -1,6 +1,8 @@
 // Catalog parsing and validation. The same code checks the catalog at build
 // time (tools/catalog_embed.cpp) and reads it at run time, so a catalog that
 // built is a catalog that loads. Field reference: docs/catalog.md.
+// One unit past 500 lines for the reason request.cpp is: each object's
+// fields and rules stand beside the function that reads them.
 #include "gpuplan/catalog.h"
 
 #include <iterator>

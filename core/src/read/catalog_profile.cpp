@@ -288,12 +288,12 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
     nlohmann::json& models = root.contains("models") ? root["models"] : empty;
     nlohmann::json& platforms = root.contains("platforms") ? root["platforms"] : empty;
     // GPUs: the page shows name, memory and the planner's figures, not the
-    // spec sheets behind them (22 KB) or the maintainers' caveats.
+    // spec sheets behind them or the maintainers' caveats.
     erase_each(gpus, {"sources", "notes"});
     // A card's purchase price: rent or buy shows its source as a label, like an offer's.
     for (auto& gpu : gpus)
       if (gpu.is_object() && gpu.contains("purchase")) shorten_source(gpu["purchase"], "source");
-    // Model presets: dimensions only (36 KB of sources), and untied embeddings
+    // Model presets: dimensions only (no sources), and untied embeddings
     // left to their default: every reader takes an absent tied_embeddings as
     // false (catalog.cpp; the page's verify_script.ts reads `=== true`).
     erase_each(models, {"sources"});

@@ -481,10 +481,10 @@ std::optional<std::string> read_currency(const Reader& r) {
   return r.json()["currency"].get<std::string>();
 }
 
-// A stage's runs, whose message says which stage and what the number counts:
+// A stage's runs, whose message names the stage (the reader knows its words) and what the number counts:
 // the page builds it from seeds × hyper-parameter points × ablations, and a
 // share link can ask for more than the limit.
-int read_runs(const Reader& s, Stage stage) {
+int read_runs(const Reader& s) {
   const auto* v = s.json().contains("runs") ? &s.json()["runs"] : nullptr;
   if (v && v->is_number()) {
     const double x = v->get<double>();
@@ -511,7 +511,7 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
         st.stage = *v;
         s.name_as(message(l, "field.stage." + std::string(name_of(st.stage))));
       }
-      st.runs = read_runs(s, st.stage);
+      st.runs = read_runs(s);
       // The seeds' debug stage runs on about a tenth of the data (seed 003).
       if (st.stage == Stage::debug) st.data_fraction = 0.1;
       if (auto v = s.number(limit::data_fraction)) st.data_fraction = *v;
@@ -618,7 +618,7 @@ Result<Request> parse_request(std::string_view json_text, const Catalog& catalog
     if (workload) {
       auto mode = workload->json().find("mode");
       // The string compared as a string: json == "science" would link nlohmann's
-      // comparison of every JSON type (0.9 KB of the page's wasm).
+      // comparison of every JSON type into the page's wasm (docs/performance.md).
       science = mode != workload->json().end() && mode->is_string() && mode->get_ref<const std::string&>() == "science";
     }
     auto model = r.object("model", kModelFields);

@@ -1,3 +1,6 @@
+// The response's JSON (fields: docs/api.md), one writer function per object.
+// One unit past 500 lines: the response's field order is written here alone,
+// top to bottom, and the objects' writers share its finite-figure helpers.
 #include "write/response_json.h"
 
 #include <algorithm>
