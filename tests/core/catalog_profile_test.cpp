@@ -110,6 +110,7 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
       offer.erase("note");
       offer.erase("evidence");  // what the confidence rests on: the validator's, not the page's
       if (offer.contains("source")) offer["source"] = page_source_label(offer["source"].get<std::string>());
+      if (offer.contains("cpu")) offer["cpu"] = {{"vcpus_per_gpu", offer["cpu"]["vcpus_per_gpu"]}};  // the count the planner reads
       EXPECT_EQ(p["offers"][k], offer) << p["id"];
       // The page marks each price's kind and age (issue #14: freshness a student can see).
       for (const char* key : {"price_kind", "as_of", "source", "confidence"})

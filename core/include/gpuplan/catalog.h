@@ -101,6 +101,17 @@ inline constexpr Spelling<EvidenceKind> kEvidenceKindSpellings[] = {
     {EvidenceKind::note, "note"}};
 static_assert(spells_each_once(kEvidenceKindSpellings, EvidenceKind::note));
 
+// The CPU an instance gives with each card (catalog `cpu`, on a platform or,
+// where the platform's pages differ by card, on an offer): what feeds a data
+// loader that decodes and augments images (estimate/data_loader.h). Absent:
+// unknown, and the planner claims nothing about the loader.
+struct CpuAllowance {
+  int vcpus_per_gpu = 0;
+  std::string as_of;
+  std::string source;
+  std::string confidence;
+};
+
 struct Offer {
   std::string gpu;  // Gpu::id
   Billing billing = Billing::on_demand;
@@ -121,6 +132,7 @@ struct Offer {
   int max_gpus = 0;        // cards one instance of this product carries (1: a single-GPU product such as
                            // Tencent HAI); 0: the platform's machine size
   std::optional<EvidenceKind> evidence;  // nullopt only in the page's copy
+  std::optional<CpuAllowance> cpu;       // this product's vCPUs per card; nullopt: the platform's
 
   bool typical_known() const { return price_kind == PriceKind::list; }
   // Whether this price may price a plan (contract v1.2): a list price of
@@ -246,6 +258,7 @@ struct Platform {
   bool machines_joinable = false;             // several machines for one job (data-centre cards only)
   double network_gbps = 0;                    // per machine between machines; 0 = unknown
   Text machines_notes;
+  std::optional<CpuAllowance> cpu;            // vCPUs an instance gives per card; nullopt = unknown
 };
 
 struct ExchangeRate {

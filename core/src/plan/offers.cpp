@@ -28,6 +28,7 @@ PricedOffer priced(const Platform& p, size_t gpu, Billing billing, double price,
   o.price = price;
   o.storage_per_gb_month = storage;
   o.user = user;
+  o.vcpus_per_gpu = p.cpu ? p.cpu->vcpus_per_gpu : 0;
   return o;
 }
 
@@ -91,7 +92,10 @@ void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, 
       o.price_low = o.price_high = o.price;
       // A quote changes the price, not the product: a single-GPU product stays one.
       for (const Offer& src : p.offers)
-        if (src.gpu == u.gpu && src.billing == u.billing && src.max_gpus > 0) o.max_gpus = src.max_gpus;
+        if (src.gpu == u.gpu && src.billing == u.billing) {
+          if (src.max_gpus > 0) o.max_gpus = src.max_gpus;
+          if (src.cpu) o.vcpus_per_gpu = src.cpu->vcpus_per_gpu;
+        }
       o.ref = quote_ref(u, c);
       add(std::move(o));
     }
@@ -106,6 +110,7 @@ void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, 
       o.per_period = PriceRange{in(src.per_period->low, src.currency), in(src.per_period->typical, src.currency),
                                 in(src.per_period->high, src.currency)};
     o.max_gpus = src.max_gpus;
+    if (src.cpu) o.vcpus_per_gpu = src.cpu->vcpus_per_gpu;  // the product's own, where it differs by card
     o.ref = catalog_ref(p, src, c);
     add(std::move(o));
   }

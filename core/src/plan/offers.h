@@ -27,6 +27,7 @@ struct PricedOffer {
   double price_high = 0;
   std::optional<PriceRange> per_period;  // a package's listed price per GPU and period, plan currency
   int max_gpus = 0;                  // cards one instance carries (0: the platform's machine)
+  int vcpus_per_gpu = 0;             // vCPUs the instance gives each card (catalog `cpu`); 0: unknown
   OfferRef ref;                      // what the price is
 };
 

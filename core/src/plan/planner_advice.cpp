@@ -129,6 +129,9 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
   if (is_package(o.billing))
     add(q_.prefs.billing == name_of(o.billing) ? "plan.why.package_forced" : "plan.why.package", {billing_text(name_of(o.billing))});
   if (o.education_discount) add("plan.why.education", {});
+  // The instance's CPU, not the card, sets the pace (estimate/data_loader.h).
+  if (c.loader_vcpus_needed > 0)
+    add("plan.why.data_loader_bound", {std::to_string(c.loader_vcpus_needed), gpu.name, platform, std::to_string(c.loader_vcpus)});
   return out;
 }
 
@@ -385,6 +388,11 @@ void Planner::stage_warnings(PlanResult& r, size_t i) {
   // prefs.scope global under zh-CN: an overseas platform's costs beyond its price.
   if (q_.locale == Locale::zh_CN && offer.platform->currency != "CNY")
     warn(r, "cross_border", {platform, "1 USD = " + fixed(c_.fx.cny_per_usd, 2) + " CNY (" + c_.fx.as_of + ")"});
+  // Seed 003: decoding and augmenting ImageNet takes about 12 CPU cores per
+  // 3090; an instance with fewer leaves the card waiting (estimate/data_loader.h).
+  if (chosen_[i].loader_vcpus_needed > 0)
+    warn(r, "data_loader_bound", {platform, std::to_string(chosen_[i].loader_vcpus), gpu_name,
+                                  std::to_string(chosen_[i].loader_vcpus_needed)});
   if (sp.upload_hours > kLongUploadHours)
     warn(r, "long_upload", {fixed(q_.prefs.dataset_gb, 0), hours_text(sp.upload_hours), fixed(q_.prefs.upload_mbps, 0)});
   disk_warnings(r, sp, offer);

@@ -110,6 +110,10 @@ struct Candidate {
   double checkpoint_seconds = 0;
   Rental rental;  // what it was priced as (price_rental), for its cost range
   double wait_hours = 0;  // the lab's cards or campus queue before it starts (lab_options.cpp)
+  // The data loader bounds the run (estimate/data_loader.h): the vCPUs per
+  // card it needs and the instance's; both 0 when it does not.
+  int loader_vcpus_needed = 0;
+  int loader_vcpus = 0;
 };
 
 // Seed 003's shrunk model for a debug run (planner_between.cpp): the hidden

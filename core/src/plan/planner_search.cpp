@@ -14,6 +14,7 @@
 #include <optional>
 #include <tuple>
 
+#include "estimate/data_loader.h"
 #include "gpuplan/memory.h"
 #include "text/names.h"
 #include "plan/planner_internal.h"
@@ -158,7 +159,19 @@ void Planner::offer_candidates(const StageRequest& s, size_t oi, std::vector<Can
       base.alters = choice.alters_results;
       base.changes = allowed;
       base.variant = variant;
-      const RunTime t = run_time(terms, choice.hours * s.data_fraction, checkpoint_bytes(), n);
+      // The instance's CPU feeds an image workload's loader: the step is the
+      // slower of the GPU and the loader (estimate/data_loader.h). Unknown
+      // vCPUs: the GPU's time, and no claim.
+      double hours = choice.hours;
+      if (o.vcpus_per_gpu > 0 && decodes_images_on_cpu(q_.model, choice.workload)) {
+        const LoaderBound lb = loader_bound(choice.throughput.samples_per_s, n, o.vcpus_per_gpu);
+        if (lb.bound()) {
+          hours *= lb.slowdown;
+          base.loader_vcpus_needed = lb.vcpus_needed;
+          base.loader_vcpus = o.vcpus_per_gpu;
+        }
+      }
+      const RunTime t = run_time(terms, hours * s.data_fraction, checkpoint_bytes(), n);
       if (!t.feasible) continue;
       base.checkpoint_seconds = t.checkpoint_seconds;
       base.spot = t.spot;

@@ -379,6 +379,27 @@ void check_evidence(const Reader& r, Offer& o) {
                                   "dated notes agreeing within 5 % (agreeing_notes)");
 }
 
+// The vCPUs an instance gives per card (`cpu`, on a platform or an offer),
+// with its own date, source and confidence; the source names the field it
+// stands for (`vcpus_per_gpu: https://...`), like every platform figure's.
+// The page's copy keeps only the count (catalog_profile.cpp).
+std::optional<CpuAllowance> read_cpu(const Reader& r, CatalogProfile profile) {
+  auto m = r.object("cpu");
+  if (!m) return std::nullopt;
+  CpuAllowance a;
+  a.vcpus_per_gpu = int(m->integer("vcpus_per_gpu", 1, 512).value_or(0));
+  if (a.vcpus_per_gpu <= 0) GPUPLAN_CATALOG_INVALID(m->child_path("vcpus_per_gpu"), "the vCPUs one card comes with (1 to 512) is required");
+  if (profile == CatalogProfile::full) {
+    a.as_of = required_date(*m, "as_of");
+    a.source = required_string(*m, "source");
+    if (a.source.find("vcpus_per_gpu") == std::string::npos)
+      GPUPLAN_CATALOG_INVALID(m->child_path("source"), "the source names the field it stands for (\"vcpus_per_gpu: ...\")");
+    check_no_internal_file(a.source, m->child_path("source"));
+    a.confidence = required_confidence(*m);
+  }
+  return a;
+}
+
 Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids, CatalogProfile profile) {
   Offer o;
   o.gpu = required_string(r, "gpu");
@@ -432,6 +453,7 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids, CatalogP
   o.confidence = required_confidence(r);
   o.note = r.string("note").value_or("");
   o.max_gpus = r.integer("max_gpus", 1, 16).value_or(0);
+  o.cpu = read_cpu(r, profile);
   if (profile == CatalogProfile::full) check_evidence(r, o);
   return o;
 }
@@ -626,6 +648,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
   read_offers(r, p, gpu_ids, profile);
   p.prices_known = r.boolean("prices_known").value_or(!p.offers.empty());
   read_machines(r, p);
+  p.cpu = read_cpu(r, profile);
   if (p.priced_by_user && !p.offers.empty())
     GPUPLAN_CATALOG_INVALID(r.child_path("offers"), "a platform priced by the user's own rate carries no catalog offers");
   if (!p.prices_known && !p.offers.empty())

@@ -334,9 +334,18 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
         shorten_source(platform["billing_rules"]["minimum_charge"], "source");
       erase_in(platform, "storage", "notes");
       erase_in(platform, "machines", "notes");  // the planner reads the counts, the page no prose
+      // The vCPUs per card: the planner's data-loader bound reads the count only.
+      auto cpu_count_only = [](nlohmann::json& holder) {
+        if (holder.contains("cpu") && holder["cpu"].is_object())
+          for (const char* key : {"as_of", "source", "confidence"}) holder["cpu"].erase(key);
+      };
+      cpu_count_only(platform);
       if (platform.contains("offers")) {
         erase_each(platform["offers"], {"note", "evidence"});
-        for (auto& offer : platform["offers"]) shorten_source(offer, "source");
+        for (auto& offer : platform["offers"]) {
+          shorten_source(offer, "source");
+          if (offer.is_object()) cpu_count_only(offer);
+        }
       }
       if (platform.contains("sources") && platform["sources"].is_array())
         for (auto& source : platform["sources"])

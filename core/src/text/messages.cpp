@@ -165,6 +165,8 @@ constexpr Template kTemplates[] = {
     {"plan.why.package", "按{0}套餐计费：用量足够长，整段套餐比按小时便宜。",
      "Billed as a {0} package: the use is long enough for the whole package to beat hourly prices."},
     {"plan.why.education", "已按平台的学生认证优惠计价。", "Priced with the platform's student discount."},
+    {"plan.why.data_loader_bound", "解码和增强图片每张 {1} 约需 {0} 个 CPU 核，{2}每张卡只配 {3} 个：用时按 CPU 供数据的速度算，比 GPU 自身慢。",
+     "Decoding and augmenting the images takes about {0} CPU cores per {1}, and {2} gives each card {3}: the time is what the CPU can feed, slower than the GPU alone."},
     // Making it fit (evaluation.cpp Evaluator::fit; docs/api.md "Making it fit"): each change with its cost.
     {"plan.why.changes", "为了装得下，规划对训练设置做了这些改动：{0}。", "To make it fit, the planner changed the workload: {0}."},
     {"plan.why.change.grad_checkpointing", "开启梯度检查点（反向时重算前向，约多三分之一的计算）",
@@ -249,6 +251,8 @@ constexpr Template kTemplates[] = {
      "Do not rely on spot instances this close to the deadline ({0}): one reclaim can make you miss it."},
     {"plan.warn.queue_before_deadline", "{0}排队时间不可控，方案的用时没有算排队：截止日期（{1}）前能否开跑取决于队列，请备一个按量租用的选项。",
      "{0} has a queue whose wait the plan's time does not count: whether the runs start before the deadline ({1}) depends on it; keep an on-demand option ready."},
+    {"plan.warn.data_loader_bound", "{0}每张卡只配 {1} 个 CPU 核，而喂饱一张 {2} 解码和增强图片约需 {3} 个：GPU 会等数据，用时已按 CPU 的速度算。可以把图片预先缩小、用 DALI 在 GPU 上解码，或选 CPU 核更多的实例。",
+     "{0} gives each card {1} CPU cores, but keeping one {2} fed with decoded, augmented images takes about {3}: the GPU waits for data, and the time is priced at the CPU's pace. Pre-resize the images, decode on the GPU with DALI, or pick an instance with more cores."},
     {"plan.warn.long_upload", "上传 {0} GB 数据约需 {1} 小时（{2} Mbit/s）：先压缩打包，用断点续传工具上传，上传时不要挂 GPU。",
      "Uploading {0} GB takes about {1} h at {2} Mbit/s: compress and pack it first, use a resumable tool, and upload with no GPU attached."},
     {"plan.warn.disk_bills_after_release", "{0} 的数据盘在实例释放后仍计费：{1} GB 每月约 {2} {3}；训练完拷走结果并删除云盘。",
