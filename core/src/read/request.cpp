@@ -481,9 +481,9 @@ std::optional<std::string> read_currency(const Reader& r) {
   return r.json()["currency"].get<std::string>();
 }
 
-// A stage's runs, whose message names the stage (the reader knows its words) and what the number counts:
-// the page builds it from seeds × hyper-parameter points × ablations, and a
-// share link can ask for more than the limit.
+// A stage's runs, whose message names the stage (the reader knows its words)
+// and what the number counts: the page builds it from seeds × hyper-parameter
+// points × ablations, and a share link can ask for more than the limit.
 int read_runs(const Reader& s) {
   const auto* v = s.json().contains("runs") ? &s.json()["runs"] : nullptr;
   if (v && v->is_number()) {
