@@ -154,8 +154,11 @@ TEST(DataLoader, TheCatalogFigureIsSourcedAndThePageKeepsTheCount) {
   Result<std::string> page = catalog_profile_json(catalog_with_autodl_cpu(8).dump(), CatalogProfile::page);
   ASSERT_TRUE(page.ok());
   const nlohmann::json cut = nlohmann::json::parse(page.value());
-  for (const auto& p : cut["platforms"])
-    if (p["id"] == "autodl") EXPECT_EQ(p["cpu"], nlohmann::json({{"vcpus_per_gpu", 8}}));
+  for (const auto& p : cut["platforms"]) {
+    if (p["id"] == "autodl") {
+      EXPECT_EQ(p["cpu"], nlohmann::json({{"vcpus_per_gpu", 8}}));
+    }
+  }
   Result<Catalog> as_page = parse_catalog(page.value(), CatalogProfile::page);
   ASSERT_TRUE(as_page.ok());
   for (const Platform& p : as_page.value().platforms)

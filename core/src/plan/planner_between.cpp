@@ -138,8 +138,10 @@ void Planner::shrunk_debug(PlanResult& r) {
     o.workload_changes.insert(o.workload_changes.begin(), dims.begin(), dims.end());
     const Gpu* gpu = c_.find_gpu(o.gpu);
     const Platform* platform = c_.find_platform(o.platform);
-    sp.why += (sp.why.empty() || q_.locale != Locale::en ? "" : " ") +
-              msg("plan.why.shrunk", {std::to_string(q_.model.hidden), std::to_string(small->hidden),
+    // The separator appended on its own: `"" + std::string&&` trips GCC 12's
+    // false -Wrestrict in basic_string::insert.
+    if (!sp.why.empty() && q_.locale == Locale::en) sp.why += ' ';
+    sp.why += msg("plan.why.shrunk", {std::to_string(q_.model.hidden), std::to_string(small->hidden),
                                       gpu ? gpu->name : o.gpu, std::to_string(o.count),
                                       platform ? platform->name.in(q_.locale) : o.platform, money(o.cost), currency_});
     sp.shrunk = std::move(o);
