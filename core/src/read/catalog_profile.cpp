@@ -271,6 +271,51 @@ void shorten_source(nlohmann::json& holder, const char* key) {
     holder[key] = page_source_label(holder[key].get<std::string>());
 }
 
+// Platforms: what the page does not render. Education programmes keep the
+// credit the planner applies (amount, currency, date); reference rates
+// (campus card-hour prices for reading, never planned with) go, except
+// the first queue-priority rate, the one the campus advice quotes
+// (planner_advice.cpp), kept without its source and note.
+void cut_platform(nlohmann::json& platform) {
+  platform.erase("queue_notes");
+  platform.erase("low_cost_mode");  // the mode's description; its price (cpu_only_per_hour) stays
+  if (platform.contains("reference_rates") && platform["reference_rates"].is_array()) {
+    nlohmann::json kept = nlohmann::json::array();
+    for (auto& rate : platform["reference_rates"])
+      if (rate.is_object() && rate.value("priced_by", std::string()) == "queue_priority") {
+        rate.erase("source");
+        rate.erase("note");
+        kept.push_back(rate);
+        break;
+      }
+    if (kept.empty()) platform.erase("reference_rates");
+    else platform["reference_rates"] = kept;
+  }
+  erase_in(platform, "billing_rules", "notes");
+  if (platform.contains("billing_rules") && platform["billing_rules"].is_object() &&
+      platform["billing_rules"].contains("minimum_charge") && platform["billing_rules"]["minimum_charge"].is_object())
+    shorten_source(platform["billing_rules"]["minimum_charge"], "source");
+  erase_in(platform, "storage", "notes");
+  erase_in(platform, "machines", "notes");  // the planner reads the counts, the page no prose
+  // The vCPUs per card: the planner's data-loader bound reads the count only.
+  auto cpu_count_only = [](nlohmann::json& holder) {
+    if (holder.contains("cpu") && holder["cpu"].is_object())
+      for (const char* key : {"as_of", "source", "confidence"}) holder["cpu"].erase(key);
+  };
+  cpu_count_only(platform);
+  if (platform.contains("offers")) {
+    erase_each(platform["offers"], {"note", "evidence"});
+    for (auto& offer : platform["offers"]) {
+      shorten_source(offer, "source");
+      if (offer.is_object()) cpu_count_only(offer);
+    }
+  }
+  if (platform.contains("sources") && platform["sources"].is_array())
+    for (auto& source : platform["sources"])
+      if (source.is_string()) source = page_source_label(source.get<std::string>());
+  if (platform.contains("education")) erase_each(platform["education"], {"name", "eligibility", "source"});
+}
+
 }  // namespace
 
 Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProfile profile) {
@@ -307,51 +352,8 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
       shorten_source(root["electricity"], "source");
       root["electricity"].erase("note");
     }
-    // Platforms: what the page does not render. Education programmes keep the
-    // credit the planner applies (amount, currency, date); reference rates
-    // (campus card-hour prices for reading, never planned with) go, except
-    // the first queue-priority rate, the one the campus advice quotes
-    // (planner_advice.cpp), kept without its source and note.
-    for (auto& platform : platforms) {
-      if (!platform.is_object()) continue;
-      platform.erase("queue_notes");
-      platform.erase("low_cost_mode");  // the mode's description; its price (cpu_only_per_hour) stays
-      if (platform.contains("reference_rates") && platform["reference_rates"].is_array()) {
-        nlohmann::json kept = nlohmann::json::array();
-        for (auto& rate : platform["reference_rates"])
-          if (rate.is_object() && rate.value("priced_by", std::string()) == "queue_priority") {
-            rate.erase("source");
-            rate.erase("note");
-            kept.push_back(rate);
-            break;
-          }
-        if (kept.empty()) platform.erase("reference_rates");
-        else platform["reference_rates"] = kept;
-      }
-      erase_in(platform, "billing_rules", "notes");
-      if (platform.contains("billing_rules") && platform["billing_rules"].is_object() &&
-          platform["billing_rules"].contains("minimum_charge") && platform["billing_rules"]["minimum_charge"].is_object())
-        shorten_source(platform["billing_rules"]["minimum_charge"], "source");
-      erase_in(platform, "storage", "notes");
-      erase_in(platform, "machines", "notes");  // the planner reads the counts, the page no prose
-      // The vCPUs per card: the planner's data-loader bound reads the count only.
-      auto cpu_count_only = [](nlohmann::json& holder) {
-        if (holder.contains("cpu") && holder["cpu"].is_object())
-          for (const char* key : {"as_of", "source", "confidence"}) holder["cpu"].erase(key);
-      };
-      cpu_count_only(platform);
-      if (platform.contains("offers")) {
-        erase_each(platform["offers"], {"note", "evidence"});
-        for (auto& offer : platform["offers"]) {
-          shorten_source(offer, "source");
-          if (offer.is_object()) cpu_count_only(offer);
-        }
-      }
-      if (platform.contains("sources") && platform["sources"].is_array())
-        for (auto& source : platform["sources"])
-          if (source.is_string()) source = page_source_label(source.get<std::string>());
-      if (platform.contains("education")) erase_each(platform["education"], {"name", "eligibility", "source"});
-    }
+    for (auto& platform : platforms)
+      if (platform.is_object()) cut_platform(platform);
     // Scenarios: their sources as the citation the page shows of each
     // (views/scenario.ts; page_citation above).
     if (root.contains("scenarios") && root["scenarios"].is_array())

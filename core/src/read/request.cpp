@@ -237,76 +237,82 @@ void read_objective(const Reader& r, const ModelSpec& model, Workload& w) {
   if (w.objective == Objective::ppo && !group_given) w.rl.group_size = 1;
 }
 
-Workload read_workload(const Reader* r, const ModelSpec& model) {
-  Workload w;
-  if (model.kind != ModelKind::decoder) w.seq_len = 512;
-  if (r) {
-    Locale l = r->locale();
-    if (auto v = r->spelled("mode", kModeSpellings)) w.mode = *v;
-    if (w.mode == Mode::infer) w.precision = kDefaultInferPrecision;
-    if (auto v = r->spelled("method", kMethodSpellings)) w.method = *v;
-    if (auto v = r->spelled("precision", kPrecisionSpellings)) {
-      w.precision = *v;
-      w.precision_requested = true;
-      if ((w.mode == Mode::train && !trains_in(*v)) || (w.mode == Mode::infer && !infers_in(*v))) {
-        std::string p = r->child_path("precision");
-        fail(l, "not_for_mode", p,
-             message(l, "not_for_mode", {field_words(l, p), describe(r->json()["precision"]), message(l, "field.mode." + std::string(name_of(w.mode)))}));
-      }
+// What runs: the mode, method, precision and optimizer, the sizes, LoRA, the
+// KV cache and the cards.
+void read_run_fields(const Reader& r, const ModelSpec& model, Workload& w) {
+  Locale l = r.locale();
+  if (auto v = r.spelled("mode", kModeSpellings)) w.mode = *v;
+  if (w.mode == Mode::infer) w.precision = kDefaultInferPrecision;
+  if (auto v = r.spelled("method", kMethodSpellings)) w.method = *v;
+  if (auto v = r.spelled("precision", kPrecisionSpellings)) {
+    w.precision = *v;
+    w.precision_requested = true;
+    if ((w.mode == Mode::train && !trains_in(*v)) || (w.mode == Mode::infer && !infers_in(*v))) {
+      std::string p = r.child_path("precision");
+      fail(l, "not_for_mode", p,
+           message(l, "not_for_mode", {field_words(l, p), describe(r.json()["precision"]), message(l, "field.mode." + std::string(name_of(w.mode)))}));
     }
-    if (auto v = r->spelled("optimizer", kOptimizerSpellings)) {
-      w.optimizer = *v;
-      w.optimizer_requested = true;  // the student's, never the planner's to change
-    }
-    if (auto v = r->integer(limit::micro_batch)) w.micro_batch = *v;
-    if (auto v = r->integer(limit::seq_len)) w.seq_len = *v;
-    if (auto v = r->integer(limit::image_size)) w.image_size = *v;
-    if (auto v = r->boolean("grad_checkpointing")) w.grad_checkpointing = *v;
-    if (auto v = r->boolean("flash_attention")) w.flash_attention = *v;
-    if (auto v = r->boolean("tf32")) w.tf32 = *v;
-    if (auto lora = r->object("lora", kLoraFields)) {
-      if (auto v = lora->integer(limit::lora_rank)) w.lora.rank = *v;
-      if (auto v = lora->spelled("targets", kLoraTargetsSpellings)) w.lora.targets = *v;
-      if (w.lora.rank >= model.hidden && model.kind != ModelKind::cnn)
-        fail_inconsistent(l, lora->child_path("rank"),
-                          message(l, "why.lora_rank_hidden", {std::to_string(w.lora.rank), std::to_string(model.hidden)}));
-    }
-    if (auto v = r->integer("kv_cache_bits", 2, 32)) {
-      if (*v != 4 && *v != 8 && *v != 16 && *v != 32) {
-        std::string p = r->child_path("kv_cache_bits");
-        fail(l, "unknown_value", p, message(l, "unknown_value", {field_words(l, p), "4, 8, 16, 32", describe(r->json()["kv_cache_bits"])}));
-      }
-      w.kv_cache_bits = *v;
-    }
-    if (auto v = r->integer(limit::gpus)) w.gpus = *v;
-    if (auto v = r->spelled("sharding", kShardingSpellings)) {
-      w.sharding = *v;
-      w.sharding_requested = true;  // the planner keeps it
-    }
-    if (auto v = r->boolean("cpu_offload")) w.cpu_offload = *v;
-    // Memory fields (docs/api.md, "Memory fields").
-    if (auto v = r->spelled("loss", kLossSpellings)) w.loss = *v;
-    if (auto v = r->boolean("torch_compile")) w.torch_compile = *v;
-    if (auto v = r->boolean("channels_last")) w.channels_last = *v;
-    if (auto v = r->boolean("optimizer_in_backward")) w.optimizer_in_backward = *v;
-    if (auto v = r->boolean("activation_offload")) w.activation_offload = *v;
-    if (auto v = r->integer(limit::grad_accumulation)) w.grad_accumulation = *v;
-    // The software stack (docs/time-model.md, "Software stack").
-    if (auto v = r->spelled("stack", kStackSpellings)) w.stack = *v;
-    read_objective(*r, model, w);
-    // Diffusion pipelines and vision-language models (docs/api.md).
-    if (auto v = r->boolean("cached_text_embeddings")) w.cached_text_embeddings = *v;
-    if (auto v = r->integer("images_per_sample", 0, 4096)) w.images_per_sample = *v;
-    if (auto v = r->boolean("train_vision_tower")) w.train_vision_tower = *v;
-    if (auto v = r->boolean("frozen_base_fp32")) w.frozen_base_fp32 = *v;
-    // Diffusion sampling (docs/time-model.md): left out, the pipeline's default.
-    if (auto v = r->integer(limit::steps)) w.steps = *v;
-    if (auto v = r->boolean("guidance")) w.guidance = *v;
-    // A VLM's images default to 448 px (256 tokens in Qwen2.5-VL), not a CNN's 224.
-    if (model.kind == ModelKind::vlm && !r->has("image_size")) w.image_size = 448;
-  } else if (model.kind == ModelKind::vlm) {
-    w.image_size = 448;
   }
+  if (auto v = r.spelled("optimizer", kOptimizerSpellings)) {
+    w.optimizer = *v;
+    w.optimizer_requested = true;  // the student's, never the planner's to change
+  }
+  if (auto v = r.integer(limit::micro_batch)) w.micro_batch = *v;
+  if (auto v = r.integer(limit::seq_len)) w.seq_len = *v;
+  if (auto v = r.integer(limit::image_size)) w.image_size = *v;
+  if (auto v = r.boolean("grad_checkpointing")) w.grad_checkpointing = *v;
+  if (auto v = r.boolean("flash_attention")) w.flash_attention = *v;
+  if (auto v = r.boolean("tf32")) w.tf32 = *v;
+  if (auto lora = r.object("lora", kLoraFields)) {
+    if (auto v = lora->integer(limit::lora_rank)) w.lora.rank = *v;
+    if (auto v = lora->spelled("targets", kLoraTargetsSpellings)) w.lora.targets = *v;
+    if (w.lora.rank >= model.hidden && model.kind != ModelKind::cnn)
+      fail_inconsistent(l, lora->child_path("rank"),
+                        message(l, "why.lora_rank_hidden", {std::to_string(w.lora.rank), std::to_string(model.hidden)}));
+  }
+  if (auto v = r.integer("kv_cache_bits", 2, 32)) {
+    if (*v != 4 && *v != 8 && *v != 16 && *v != 32) {
+      std::string p = r.child_path("kv_cache_bits");
+      fail(l, "unknown_value", p, message(l, "unknown_value", {field_words(l, p), "4, 8, 16, 32", describe(r.json()["kv_cache_bits"])}));
+    }
+    w.kv_cache_bits = *v;
+  }
+  if (auto v = r.integer(limit::gpus)) w.gpus = *v;
+  if (auto v = r.spelled("sharding", kShardingSpellings)) {
+    w.sharding = *v;
+    w.sharding_requested = true;  // the planner keeps it
+  }
+  if (auto v = r.boolean("cpu_offload")) w.cpu_offload = *v;
+}
+
+// The memory fields, the software stack, the objective, and the diffusion and
+// vision-language fields.
+void read_memory_and_media_fields(const Reader& r, const ModelSpec& model, Workload& w) {
+  // Memory fields (docs/api.md, "Memory fields").
+  if (auto v = r.spelled("loss", kLossSpellings)) w.loss = *v;
+  if (auto v = r.boolean("torch_compile")) w.torch_compile = *v;
+  if (auto v = r.boolean("channels_last")) w.channels_last = *v;
+  if (auto v = r.boolean("optimizer_in_backward")) w.optimizer_in_backward = *v;
+  if (auto v = r.boolean("activation_offload")) w.activation_offload = *v;
+  if (auto v = r.integer(limit::grad_accumulation)) w.grad_accumulation = *v;
+  // The software stack (docs/time-model.md, "Software stack").
+  if (auto v = r.spelled("stack", kStackSpellings)) w.stack = *v;
+  read_objective(r, model, w);
+  // Diffusion pipelines and vision-language models (docs/api.md).
+  if (auto v = r.boolean("cached_text_embeddings")) w.cached_text_embeddings = *v;
+  if (auto v = r.integer("images_per_sample", 0, 4096)) w.images_per_sample = *v;
+  if (auto v = r.boolean("train_vision_tower")) w.train_vision_tower = *v;
+  if (auto v = r.boolean("frozen_base_fp32")) w.frozen_base_fp32 = *v;
+  // Diffusion sampling (docs/time-model.md): left out, the pipeline's default.
+  if (auto v = r.integer(limit::steps)) w.steps = *v;
+  if (auto v = r.boolean("guidance")) w.guidance = *v;
+  // A VLM's images default to 448 px (256 tokens in Qwen2.5-VL), not a CNN's 224.
+  if (model.kind == ModelKind::vlm && !r.has("image_size")) w.image_size = 448;
+}
+
+// The defaults that follow from the model once the fields are read, and the
+// checks across fields.
+void finish_workload(const Reader* r, const ModelSpec& model, Workload& w) {
   if (w.seq_len == 0) w.seq_len = 2048;
   // A vision transformer's sequence is its image's patches and the class
   // token (Dosovitskiy et al. 2021: 224 px at patch 16 is 14^2 + 1 = 197),
@@ -329,6 +335,18 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
   // FSDP mixed precision; bf16-true holds every weight in bf16.
   if (w.frozen_base_fp32 && (w.mode != Mode::train || w.method == Method::full || w.precision == Precision::bf16_true))
     fail_inconsistent(r->locale(), "workload.frozen_base_fp32", message(r->locale(), "why.frozen_base_fp32"));
+}
+
+Workload read_workload(const Reader* r, const ModelSpec& model) {
+  Workload w;
+  if (model.kind != ModelKind::decoder) w.seq_len = 512;
+  if (r) {
+    read_run_fields(*r, model, w);
+    read_memory_and_media_fields(*r, model, w);
+  } else if (model.kind == ModelKind::vlm) {
+    w.image_size = 448;
+  }
+  finish_workload(r, model, w);
   return w;
 }
 
@@ -498,11 +516,9 @@ int read_runs(const Reader& s) {
   return s.integer("runs", 0, kMaxRunsPerStage).value_or(1);
 }
 
-void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
+// The stages, each named in the student's words once its kind is read.
+void read_stages(const Reader& root, Request& q) {
   Locale l = q.locale;
-  // prefs.scope defaults to cn in every locale (contract v1.2): the locale
-  // changes the language of the answer and nothing else.
-  q.prefs.scope = Scope::cn;
   if (const auto* stages = root.array("stages", kMaxStages)) {
     for (size_t i = 0; i < stages->size(); ++i) {
       Reader s = element(*stages, i, "stages", l, kStageFields);
@@ -520,12 +536,19 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
       q.stages.push_back(st);
     }
   }
+}
+
+void read_budget(const Reader& root, Request& q) {
   if (auto b = root.object("budget", kBudgetFields)) {
     Budget budget;
     if (auto v = b->number(limit::budget_amount)) budget.amount = *v;
     if (auto v = read_currency(*b)) budget.currency = *v;
     q.budget = budget;
   }
+}
+
+void read_prefs(const Reader& root, Request& q, const Catalog& catalog) {
+  Locale l = q.locale;
   if (auto p = root.object("prefs", kPrefsFields)) {
     if (auto v = p->spelled("billing", kBillingSpellings)) q.prefs.billing = name_of(*v);
     if (const auto* list = p->array("platforms", kMaxPlatforms)) {
@@ -548,6 +571,9 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     if (p->choice("display_currency", {"CNY", "USD"})) q.prefs.display_currency = p->json()["display_currency"].get<std::string>();
     if (auto v = p->boolean("allow_result_changes")) q.prefs.allow_result_changes = *v;
   }
+}
+
+void read_buy(const Reader& root, Request& q) {
   if (auto b = root.object("buy", kBuyFields)) {
     BuyOption buy;
     if (auto v = b->number("price", 0, 1e9)) buy.price = *v;
@@ -558,6 +584,11 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
     if (auto v = b->number("years", 0.1, 50)) buy.years = *v;
     q.buy = buy;
   }
+}
+
+// The student's own quotes, each on a catalog platform and card.
+void read_prices(const Reader& root, Request& q, const Catalog& catalog) {
+  Locale l = q.locale;
   if (const auto* prices = root.array("prices", kMaxPrices)) {
     for (size_t i = 0; i < prices->size(); ++i) {
       Reader pr = element(*prices, i, "prices", l, kPriceFields);
@@ -588,6 +619,17 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
       q.prices.push_back(up);
     }
   }
+}
+
+void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
+  // prefs.scope defaults to cn in every locale (contract v1.2): the locale
+  // changes the language of the answer and nothing else.
+  q.prefs.scope = Scope::cn;
+  read_stages(root, q);
+  read_budget(root, q);
+  read_prefs(root, q, catalog);
+  read_buy(root, q);
+  read_prices(root, q, catalog);
 }
 
 }  // namespace

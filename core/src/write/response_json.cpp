@@ -283,6 +283,18 @@ void write_disk_after_stop(JsonWriter& w, const DiskAfterStop& d) {
   w.end_object();
 }
 
+// A lower price the catalog holds for the stage's card that may not price a
+// plan (docs/api.md, plan.stages[].reference).
+void write_reference(JsonWriter& w, const PriceReference& r) {
+  w.key("reference").begin_object();
+  w.member("cost", r.cost);
+  w.member("message", r.message);
+  w.key("offer");
+  write_offer(w, r.offer);
+  w.member("price_per_gpu_hour", r.price_per_gpu_hour);
+  w.end_object();
+}
+
 // A stage: the chosen option's fields when feasible (hours and cost 0 when
 // not), merged with the stage's own, in one sorted list.
 void write_stage(JsonWriter& w, const StagePlan& s) {
@@ -327,15 +339,7 @@ void write_stage(JsonWriter& w, const StagePlan& s) {
   if (f) {
     w.member("platform", o.platform);
     w.member("price_per_gpu_hour", o.price_per_gpu_hour);
-    if (s.reference) {
-      w.key("reference").begin_object();
-      w.member("cost", s.reference->cost);
-      w.member("message", s.reference->message);
-      w.key("offer");
-      write_offer(w, s.reference->offer);
-      w.member("price_per_gpu_hour", s.reference->price_per_gpu_hour);
-      w.end_object();
-    }
+    if (s.reference) write_reference(w, *s.reference);
     w.member("run_hours", o.run_hours);
   }
   w.member("runs", s.runs);
