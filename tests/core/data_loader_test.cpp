@@ -10,17 +10,11 @@
 #include "estimate/data_loader.h"
 #include "gpuplan/api.h"
 #include "gpuplan/catalog.h"
+#include "plan_over.h"
 #include "test_support.h"
 
 namespace gpuplan::test {
 namespace {
-
-nlohmann::json plan_over(const nlohmann::json& request, const nlohmann::json& catalog_json) {
-  Result<Catalog> c = parse_catalog(catalog_json.dump());
-  EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().path + ": " + c.error().message);
-  if (!c.ok()) return {};
-  return nlohmann::json::parse(plan_json(request.dump(), c.value()).json);
-}
 
 // ResNet-50 on ImageNet-1k (1 281 167 images, 90 epochs), AMP, batch 256,
 // pinned to one RTX 3090 on AutoDL (the labmate case's workload).

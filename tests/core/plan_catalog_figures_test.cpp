@@ -8,17 +8,11 @@
 
 #include "gpuplan/api.h"
 #include "gpuplan/catalog.h"
+#include "plan_over.h"
 #include "test_support.h"
 
 namespace gpuplan::test {
 namespace {
-
-nlohmann::json plan_over(const nlohmann::json& request, const nlohmann::json& catalog_json) {
-  Result<Catalog> c = parse_catalog(catalog_json.dump());
-  EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().path + ": " + c.error().message);
-  if (!c.ok()) return {};
-  return nlohmann::json::parse(plan_json(request.dump(), c.value()).json);
-}
 
 // An 8B LoRA the planner prices on AutoDL and compares with buying the card
 // (at a price the user gives: the electricity is the catalog's).
