@@ -10,7 +10,7 @@
 #include "estimate/data_loader.h"
 #include "gpuplan/api.h"
 #include "gpuplan/catalog.h"
-#include "plan_over.h"
+#include "planned.h"
 #include "test_support.h"
 
 namespace gpuplan::test {

@@ -8,7 +8,7 @@
 
 #include "gpuplan/api.h"
 #include "gpuplan/catalog.h"
-#include "plan_over.h"
+#include "planned.h"
 #include "test_support.h"
 
 namespace gpuplan::test {

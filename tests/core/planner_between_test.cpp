@@ -10,18 +10,11 @@
 #include <string>
 
 #include "gpuplan/catalog.h"
+#include "planned.h"
 #include "test_support.h"
 
 namespace gpuplan::test {
 namespace {
-
-const nlohmann::json& stage_of(const nlohmann::json& r, const std::string& id) {
-  for (const auto& s : r["plan"]["stages"])
-    if (s["stage"] == id) return s;
-  static const nlohmann::json none = nlohmann::json::object();
-  ADD_FAILURE() << "no stage " << id;
-  return none;
-}
 
 // An 8B LoRA on AutoDL only, formal then revision, 150 GB kept on the disk.
 nlohmann::json formal_then_revision() {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <string>
 
+#include "planned.h"
 #include "test_support.h"
 
 namespace gpuplan::test {
@@ -27,14 +28,6 @@ nlohmann::json three_stages_14b() {
 bool beats(const nlohmann::json& o, const nlohmann::json& s) {
   return o["cost"].get<double>() < s["cost"].get<double>() - 1e-9 &&
          o["wall_hours"].get<double>() < s["wall_hours"].get<double>() - 1e-9;
-}
-
-const nlohmann::json& stage_of(const nlohmann::json& r, const std::string& id) {
-  for (const auto& s : r["plan"]["stages"])
-    if (s["stage"] == id) return s;
-  static const nlohmann::json none = nlohmann::json::object();
-  ADD_FAILURE() << "no stage " << id;
-  return none;
 }
 
 bool warned(const nlohmann::json& r, const std::string& code) {
