@@ -301,6 +301,11 @@ TEST(CatalogProfile, SourceLabelsAreWhatThePageShows) {
   EXPECT_EQ(page_source_label("seed 004_ab06c6b6ae38c6af.txt"), "seed article");
   EXPECT_EQ(page_source_label("种子文章 000"), "seed article");
   EXPECT_EQ(page_source_label("LLM-style guide, low confidence"), "unverified");
+  // A source that says it is unverified stays so, whatever site it names as
+  // the place to check: the page must not cite that site for the figure.
+  EXPECT_EQ(page_source_label("unverified: no public page found; check at https://www.autodl.com"), "unverified");
+  EXPECT_EQ(page_source_label("  Unverified: a note quoting compshare.cn"), "unverified");
+  EXPECT_EQ(page_source_label("unverifiedness.com"), "unverifiedness.com");
   EXPECT_EQ(page_source_label(""), "unverified");
 }
 

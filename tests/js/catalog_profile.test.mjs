@@ -44,6 +44,13 @@ test('every platform and offer source reads as the same label in the page copy',
     (p.sources ?? []).map((x) => format.sourceLabel(x)),
     (p.offers ?? []).map((o) => format.sourceLabel(o.source))]);
   assert.deepEqual(labels(page), labels(full));
+  // An unverified source is said to be unverified, not cited by the site it says to check.
+  assert.deepEqual(format.sourceLabel('unverified: no public page found; check at https://www.autodl.com'), { kind: 'unverified' });
+  for (const p of full.platforms) {
+    for (const o of p.offers ?? []) {
+      if (/^\s*unverified\b/i.test(o.source ?? '')) assert.equal(format.sourceLabel(o.source).kind, 'unverified', `${p.id} ${o.gpu}`);
+    }
+  }
   // A card's purchase price too (rent or buy shows its source).
   const purchases = (cat) => cat.gpus.map((g) => (g.purchase ? format.sourceLabel(g.purchase.source) : null));
   assert.ok(full.gpus.some((g) => g.purchase));

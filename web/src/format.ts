@@ -136,6 +136,9 @@ const HOST = /\b((?:[a-z0-9-]+\.)+(?:com|cn|net|org|io|ai|app|co|dev|edu|gov|sh|
 export type SourceLabel = { kind: 'site'; site: string } | { kind: 'seed' } | { kind: 'unverified' };
 export function sourceLabel(source: unknown): SourceLabel {
   if (typeof source !== 'string' || !source.trim()) return { kind: 'unverified' };
+  // Unverified whatever site it names: "check at https://…" is where to look,
+  // not where the figure came from (the core's page_source_label alike).
+  if (/^\s*unverified\b/i.test(source)) return { kind: 'unverified' };
   const m = HOST.exec(source);
   if (m) {
     const host = m[1].toLowerCase();

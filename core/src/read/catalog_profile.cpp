@@ -67,6 +67,14 @@ bool starts_with_icase(std::string_view text, size_t at, std::string_view prefix
 }  // namespace
 
 std::string page_source_label(std::string_view text) {
+  // A source that says it is unverified is that, whatever site it names
+  // ("check at https://…" is where to look, not where the figure came from).
+  {
+    size_t i = 0;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (starts_with_icase(text, i, "unverified") && (i + 10 == text.size() || !word_char(text[i + 10])))
+      return "unverified";
+  }
   static constexpr std::string_view kDomains[] = {"com", "cn", "net", "org", "io", "ai", "app", "co", "dev",
                                                   "edu", "gov", "sh", "info", "tech", "cloud", "xyz"};
   auto lower = [](std::string_view x) {
