@@ -287,9 +287,9 @@ TEST(CatalogProfile, EveryPlanIsTheFullCatalogs) {
 }
 
 
-// page_source_label reads a source as the page's sourceLabel does (its HOST
-// pattern, a backtracking match: leftmost, then as many dotted labels as
-// there are, the first listed domain that follows).
+// page_source_label gives the label the page shows of a source: the leftmost
+// host (as many dotted labels as there are, then the first listed domain that
+// follows), a GitHub address as its repository, or the words the page translates.
 TEST(CatalogProfile, SourceLabelsAreWhatThePageShows) {
   EXPECT_EQ(page_source_label("https://github.com/zzc0721/torch-performance-test-data/blob/main/database.md (2024)"),
             "github.com/zzc0721/torch-performance-test-data");
@@ -301,6 +301,9 @@ TEST(CatalogProfile, SourceLabelsAreWhatThePageShows) {
   EXPECT_EQ(page_source_label("seed 004_ab06c6b6ae38c6af.txt"), "seed article");
   EXPECT_EQ(page_source_label("种子文章 000"), "seed article");
   EXPECT_EQ(page_source_label("LLM-style guide, low confidence"), "unverified");
+  EXPECT_EQ(page_source_label("vendors.json and cloud_gpu.json"), "unverified");  // a file name is no site
+  EXPECT_EQ(page_source_label("launch price, sysrqmts.com (S18)"), "sysrqmts.com");
+  EXPECT_EQ(page_source_label("github.com/tgarg01/silybench-data gpu_prices.csv: 1x A10 0.86"), "github.com/tgarg01/silybench-data");
   // A source that says it is unverified stays so, whatever site it names as
   // the place to check: the page must not cite that site for the figure.
   EXPECT_EQ(page_source_label("unverified: no public page found; check at https://www.autodl.com"), "unverified");
@@ -309,13 +312,12 @@ TEST(CatalogProfile, SourceLabelsAreWhatThePageShows) {
   EXPECT_EQ(page_source_label(""), "unverified");
 }
 
-// page_citation keeps what the page's citation() shows of a scenario's
-// source, spelt so that citation() reads it back alike (each expected text
-// here is what citation() gives of the source on its left;
-// tests/js/catalog_profile.test.mjs reads every catalog source back).
+// page_citation is the citation the page shows of a scenario's source, as it
+// stands (views/scenario.ts translates only "unverified" and "seed article";
+// tests/js/catalog_profile.test.mjs checks every source of the page's copy).
 TEST(CatalogProfile, ScenarioSourcesAreTheCitationsThePageShows) {
-  EXPECT_EQ(page_citation("github:pytorch/vision references/segmentation/README.md (8 x V100)"), "github:pytorch/vision");
-  EXPECT_EQ(page_citation("see github:owner only and github:a/b.c-d/e"), "github:a/b.c-d");
+  EXPECT_EQ(page_citation("github:pytorch/vision references/segmentation/README.md (8 x V100)"), "github.com/pytorch/vision");
+  EXPECT_EQ(page_citation("see github:owner only and github:a/b.c-d/e"), "github.com/a/b.c-d");
   // Authors and year, with the arXiv id; each word as long as it goes, then shorter.
   EXPECT_EQ(page_citation("Chen et al. 2017, DeepLabV3 (arXiv:1706.05587): output stride 8"),
             "Chen et al. 2017, arXiv:1706.05587");
@@ -330,14 +332,17 @@ TEST(CatalogProfile, ScenarioSourcesAreTheCitationsThePageShows) {
   // A site, a seed article; a document's name (2 to 40 UTF-16 units before , ( or :).
   EXPECT_EQ(page_citation("AMBER pmemd.cuda SPFP default precision model (ambermd.org/GPUSupport.php)"), "ambermd.org");
   EXPECT_EQ(page_citation("seed article 004_abcdef12"), "seed article");
-  EXPECT_EQ(page_citation("GROMACS manual, 'Mixed and double precision'"), "GROMACS manual:");
-  EXPECT_EQ(page_citation("中文文档名称，说明（第二版）: 其他"), "中文文档名称，说明（第二版）:");
-  EXPECT_EQ(page_citation("a  , x"), "a :");
+  EXPECT_EQ(page_citation("GROMACS manual, 'Mixed and double precision'"), "GROMACS manual");
+  EXPECT_EQ(page_citation("中文文档名称，说明（第二版）: 其他"), "中文文档名称，说明（第二版）");
+  EXPECT_EQ(page_citation("a  , x"), "a ");
   EXPECT_EQ(page_citation("A very long document name that goes past forty units, more"), "unverified");
-  EXPECT_EQ(page_citation("“Quoted” doc, thing"), "“Quoted” doc:");
+  EXPECT_EQ(page_citation("“Quoted” doc, thing"), "“Quoted” doc");
   EXPECT_EQ(page_citation("'Quoted' doc, thing"), "unverified");
   // A source that says it is unverified.
   EXPECT_EQ(page_citation("unverified: a student guide to renting GPUs"), "unverified");
+  EXPECT_EQ(page_citation("Unverified note, 2026"), "unverified");
+  EXPECT_EQ(page_citation("seed 003_8d1c946a69db8da7.txt: renting an A100"), "seed article");
+  EXPECT_EQ(page_citation("Hu et al. 2021, LoRA (arXiv:2106.09685)"), "Hu et al. 2021, arXiv:2106.09685");
 }
 
 }  // namespace

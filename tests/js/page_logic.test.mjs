@@ -112,28 +112,6 @@ test('format: a price older than six months is stale; partial dates count from t
   assert.equal(m.format.ageDays('nope', now), null);
 });
 
-test('format: sources become a site a student can open, never a file name or a tag', () => {
-  const site = (s) => m.format.sourceLabel(s);
-  assert.deepEqual(site('launch price, sysrqmts.com (S18)'), { kind: 'site', site: 'sysrqmts.com' });
-  assert.deepEqual(site('github.com/tgarg01/silybench-data gpu_prices.csv: 1x A10 0.86'), { kind: 'site', site: 'github.com/tgarg01/silybench-data' });
-  assert.deepEqual(site('seed article 000_fb94363cc0d7a5bc.txt (南京高校课题租GPU)'), { kind: 'seed' });
-  assert.deepEqual(site("AIMC '国内云GPU平台部署指南' (LLM-style guide, low confidence)"), { kind: 'unverified' });
-  assert.deepEqual(site(''), { kind: 'unverified' });
-  assert.deepEqual(site('vendors.json and cloud_gpu.json'), { kind: 'unverified' });
-});
-
-test('format: a scenario source becomes a short citation', () => {
-  const c = (s) => m.format.citation(s);
-  assert.deepEqual(c('github:pytorch/vision references/segmentation/README.md (8 x V100)'), { kind: 'site', site: 'github.com/pytorch/vision' });
-  assert.deepEqual(c('Hu et al. 2021, LoRA (arXiv:2106.09685)'), { kind: 'cite', text: 'Hu et al. 2021, arXiv:2106.09685' });
-  assert.deepEqual(c('Williams, Waterman, Patterson 2009, Roofline (CACM 52(4))'), { kind: 'cite', text: 'Williams, Waterman, Patterson 2009' });
-  assert.deepEqual(c('seed 003_8d1c946a69db8da7.txt: renting an A100'), { kind: 'seed' });
-  assert.deepEqual(c("GROMACS manual, 'Mixed and double precision'"), { kind: 'cite', text: 'GROMACS manual' });
-  // Said to be unverified: shown as 未核实 / unverified, never as a document named "unverified".
-  assert.deepEqual(c('unverified: a student guide to renting GPUs (unpublished article)'), { kind: 'unverified' });
-  assert.deepEqual(c('Unverified note, 2026'), { kind: 'unverified' });
-});
-
 // --- Apply --------------------------------------------------------------------
 test('apply: an OOM-doctor patch becomes a form change; nothing to change gives no button', () => {
   const s = m.state.defaultState();
@@ -288,7 +266,8 @@ test('words: platform names, sources, price dates and the GPU table\'s verdicts'
   assert.equal(w.withStageNames, undefined);
   assert.equal(w.platformName(zh, 'gpushare'), '恒源云');
   assert.equal(w.platformName(en, 'gpushare'), 'Gpushare');
-  assert.equal(w.sourceText(zh, 'seed article 004_ab06.txt'), '学生经验文章（未核实）');
+  // A source as the core labelled it (page_source_label): its words in the page's language.
+  assert.equal(w.sourceText(zh, 'seed article'), '学生经验文章（未核实）');
   // The date of the offer a figure was priced on is the core's `offer.as_of`: no look-up in the catalog copy.
   assert.equal(w.offerDate, undefined);
   const g = m['views/gpus'];

@@ -311,12 +311,14 @@ Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile
 // "provenance": "page" at its root. Build-time only (the embed step).
 Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProfile profile);
 
-// What the page's copy keeps of a price's source: the part the page's label
-// reads (web/src/format.ts, sourceLabel), i.e. the site or "github.com/owner/
-// repo", "seed article", or "unverified".
+// A price's source as the page shows it, and as the page's copy of the
+// catalog and every response's `offer.source` carry it: the site a student can
+// open (the host, or "github.com/owner/repo"), or one of the words the page
+// translates, "seed article" and "unverified" (web/src/views/words.ts,
+// sourceText). Never a file name, a tag or a note.
 std::string page_source_label(std::string_view source);
-// What it keeps of a scenario's source: the citation the page shows of it
-// (web/src/format.ts, citation), spelt so that citation() reads it back alike.
+// A scenario's source as the page shows it: the repository, the paper
+// (authors, year, arXiv id), the site or the document's name, or "unverified".
 std::string page_citation(std::string_view source);
 
 // The catalog compiled into this build (validated at build time).

@@ -45,16 +45,15 @@ void erase_in(nlohmann::json& object, const char* member, const char* key) {
   if (object.is_object() && object.contains(member) && object[member].is_object()) object[member].erase(key);
 }
 
-// What the page shows of a price's source (web/src/format.ts, sourceLabel):
-// the site, or the GitHub repository, a student can open; a seed article; or
-// "unverified". The page's copy keeps only that, spelt so that sourceLabel
-// reads it back to the same label (tests/js/catalog_profile.test.mjs compares
-// the label of every offer and platform source in the two copies). The scan
-// below is sourceLabel's pattern, HOST, matched as a backtracking regular
-// expression engine matches it: leftmost start at a word boundary, as many
-// dotted labels as there are, then the first top-level domain of the list
-// that follows, fewer labels while none does. (std::regex would pull musl's
-// strtod into every module linking this library, the page's included.)
+// What the page shows of a price's source (web/src/views/words.ts shows it as
+// it stands): the site, or the GitHub repository, a student can open; a seed
+// article; or "unverified". The page's copy keeps only that. The scan below
+// reads a host as a backtracking regular expression engine would match
+// /\b((?:[a-z0-9-]+\.)+(?:com|cn|…))((?:\/[A-Za-z0-9_~-]+)*)/i: leftmost start at
+// a word boundary, as many dotted labels as there are, then the first
+// top-level domain of the list that follows, fewer labels while none does.
+// (std::regex would pull musl's strtod into every module linking this
+// library, the page's included.)
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool label_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-'; }
 bool starts_with_icase(std::string_view text, size_t at, std::string_view prefix) {
@@ -159,7 +158,7 @@ bool ascii_digits(std::string_view text, size_t at, size_t n) {
   return true;
 }
 
-// citation()'s authors pattern, /^((?:[A-Z][\w'-]+(?:,\s*|\s+and\s+|\s+et al\.\s*)?)+)\s*(\d{4})\b/,
+// A citation's authors and year, /^((?:[A-Z][\w'-]+(?:,\s*|\s+and\s+|\s+et al\.\s*)?)+)\s*(\d{4})\b/,
 // matched as a backtracking engine matches it: each word as long as it goes,
 // then the separators in their order, then another word before the group
 // ends. Each position is tried once (`tried`): the first match from a
@@ -243,7 +242,7 @@ std::string page_citation(std::string_view text) {
     size_t repo_end = owner_end + 1;
     while (repo_end < text.size() && repo_char(text[repo_end])) ++repo_end;
     if (owner_end > at + 7 && owner_end < text.size() && text[owner_end] == '/' && repo_end > owner_end + 1)
-      return std::string(text.substr(at, repo_end - at));
+      return "github.com/" + std::string(text.substr(at + 7, repo_end - at - 7));
   }
   AuthorsMatch authors{text, std::vector<bool>(text.size() + 1, false)};
   if (authors.word(0)) {
@@ -269,7 +268,7 @@ std::string page_citation(std::string_view text) {
   std::string label = page_source_label(text);
   if (label != "unverified") return label;
   std::string name = document_name(text);
-  return name.empty() ? label : name + ":";
+  return name.empty() ? label : name;
 }
 
 namespace {

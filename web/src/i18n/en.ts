@@ -556,6 +556,8 @@ export const en: Record<keyof typeof zhCN, string> = {
   'price.stale': "check the platform's current price",
   'source.seed': "a student's article (unverified)",
   'source.unverified': "unverified",
+  'source.lab': "the lab’s settings",
+  'source.request': "the price you entered",
   'confidence.low': "low confidence",
   'confidence.medium': "medium confidence",
   'confidence.high': "high confidence",

@@ -554,6 +554,8 @@ export const zhCN = {
   'price.stale': "请到平台核对当前价格",
   'source.seed': "学生经验文章（未核实）",
   'source.unverified': "未核实",
+  'source.lab': "实验室设置",
+  'source.request': "你填写的价格",
   'confidence.low': "可信度低",
   'confidence.medium': "可信度中",
   'confidence.high': "可信度高",

@@ -6,12 +6,7 @@ import { h } from '../dom.ts';
 import { scenarioState } from '../scenario.ts';
 import type { CatalogScenario } from '../types.ts';
 import type { Ctx } from './context.ts';
-import { citation } from '../format.ts';
-
-function citeText(ctx: Ctx, source: string): string {
-  const c = citation(source);
-  return c.kind === 'site' ? c.site : c.kind === 'cite' ? c.text : ctx.t(c.kind === 'seed' ? 'source.seed' : 'source.unverified');
-}
+import { sourceText } from './words.ts';
 
 function pick(ctx: Ctx, v: { zh?: string; en?: string } | undefined): string {
   return (ctx.lang === 'zh-CN' ? v?.zh ?? v?.en : v?.en ?? v?.zh) ?? '';
@@ -47,7 +42,7 @@ export function scenarioView(ctx: Ctx): HTMLElement | null {
           h('p', null, pick(ctx, chosen.explain)),
           chosen.sources?.length
             ? h('details', null, h('summary', null, t('scenario.sources')),
-                h('ul', null, [...new Set(chosen.sources.map((s) => citeText(ctx, s)))].map((s) => h('li', null, s))))
+                h('ul', null, [...new Set(chosen.sources.map((s) => sourceText(ctx, s)))].map((s) => h('li', null, s))))
             : null)
       : null);
 }

@@ -2,7 +2,7 @@
 // in the page's language, money in the display currency with the rate beside
 // it, a price's date with its freshness mark, a source a student can open.
 import { h } from '../dom.ts';
-import { ageDays, isStale, money, num, sourceLabel } from '../format.ts';
+import { ageDays, isStale, money, num } from '../format.ts';
 import type { CatalogPlatform } from '../types.ts';
 import type { Ctx } from './context.ts';
 
@@ -50,10 +50,15 @@ export function priceDate(ctx: Ctx, asOf: unknown): HTMLElement {
     stale ? h('strong', { class: 'stale-mark' }, ` ${ctx.t('price.stale')}`) : null);
 }
 
-// Under a heading or after a label "Source": the site, or what it is.
+// Under a heading or after a label "Source": a source as the core wrote it
+// for the page (core/src/read/catalog_profile.cpp, page_source_label and
+// page_citation: the page's catalog copy and every response's `offer.source`),
+// the site, repository or citation as it stands; the core's words for what a
+// source is, in the page's language.
+const SOURCE_WORDS = { unverified: 'source.unverified', 'seed article': 'source.seed', lab: 'source.lab', request: 'source.request' } as const;
 export function sourceText(ctx: Ctx, source: unknown): string {
-  const s = sourceLabel(source);
-  return s.kind === 'site' ? s.site : ctx.t(s.kind === 'seed' ? 'source.seed' : 'source.unverified');
+  const s = typeof source === 'string' ? source : '';
+  return s && !Object.hasOwn(SOURCE_WORDS, s) ? s : ctx.t(SOURCE_WORDS[(s || 'unverified') as keyof typeof SOURCE_WORDS]);
 }
 
 // How old the catalog's prices are, for the footer.
