@@ -34,7 +34,6 @@
 
 #include <algorithm>
 #include <array>
-#include <vector>
 
 #include "estimate/time_model.h"
 
@@ -68,22 +67,40 @@ constexpr std::array<Measured, 12> kMeasured = {{
 // The memory of every other catalog card (NVIDIA's and Huawei's datasheets):
 // HBM2 (V100), HBM2e (A100 40GB, A800, Ascend 910B), HBM3 (H100 SXM, H800,
 // H20), HBM3e (H200, B200); GDDR6 / GDDR6X / GDDR7 for the rest.
-constexpr std::array<std::string_view, 11> kHbm = {
-    "v100-sxm2-16g", "v100-sxm2-32g", "a100-pcie-40g", "a100-sxm4-40g", "a800-80g", "h100-sxm",
-    "h800",          "h20",           "h200",          "b200",          "ascend-910b",
+struct Classed {
+  std::string_view id;
+  Memory memory;
 };
-constexpr std::array<std::string_view, 14> kGddr = {
-    "t4",     "rtx-2080ti", "rtx-3060", "rtx-3080", "rtx-3080ti", "rtx-4090d",   "rtx-4080s",
-    "rtx-5090", "rtx-pro-6000", "titan-rtx", "a10",   "a10g",       "l4",          "l20",
-};
+constexpr std::array<Classed, 25> kClassed = {{
+    {"v100-sxm2-16g", Memory::hbm}, {"v100-sxm2-32g", Memory::hbm}, {"a100-pcie-40g", Memory::hbm},
+    {"a100-sxm4-40g", Memory::hbm}, {"a800-80g", Memory::hbm},      {"h100-sxm", Memory::hbm},
+    {"h800", Memory::hbm},          {"h20", Memory::hbm},           {"h200", Memory::hbm},
+    {"b200", Memory::hbm},          {"ascend-910b", Memory::hbm},   {"t4", Memory::gddr},
+    {"rtx-2080ti", Memory::gddr},   {"rtx-3060", Memory::gddr},     {"rtx-3080", Memory::gddr},
+    {"rtx-3080ti", Memory::gddr},   {"rtx-4090d", Memory::gddr},    {"rtx-4080s", Memory::gddr},
+    {"rtx-5090", Memory::gddr},     {"rtx-pro-6000", Memory::gddr}, {"titan-rtx", Memory::gddr},
+    {"a10", Memory::gddr},          {"a10g", Memory::gddr},         {"l4", Memory::gddr},
+    {"l20", Memory::gddr},
+}};
 
 // Llama 3 8B at F16 less its untied input table, plus the mean KV read.
 constexpr double kBytesPerToken = (8030261248.0 - 128256.0 * 4096) * 2 + 2.0 * 32 * 1024 * 2 * 256;
 constexpr double kTailSecondsPerToken = 32 * time_model::kDecodeKernelsPerLayer * time_model::kKernelTailSeconds;
 
-double share(const Measured& r) {
+constexpr double share(const Measured& r) {
   return kBytesPerToken / (r.datasheet_gb_s * 1e9 * (1 / r.tokens_per_s - kTailSecondsPerToken));
 }
+
+// The median share of a class, at compile time.
+constexpr double class_median(Memory memory) {
+  std::array<double, kMeasured.size()> v{};
+  size_t n = 0;
+  for (const auto& r : kMeasured)
+    if (r.memory == memory) v[n++] = share(r);
+  std::sort(v.begin(), v.begin() + n);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+constexpr double kMedian[2] = {class_median(Memory::gddr), class_median(Memory::hbm)};
 
 const Measured* find(std::string_view id) {
   for (const auto& r : kMeasured)
@@ -91,31 +108,25 @@ const Measured* find(std::string_view id) {
   return nullptr;
 }
 
-double class_median(Memory memory) {
-  std::vector<double> v;
-  for (const auto& r : kMeasured)
-    if (r.memory == memory) v.push_back(share(r));
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+const Classed* classed(std::string_view id) {
+  for (const auto& c : kClassed)
+    if (c.id == id) return &c;
+  return nullptr;
 }
-
-bool listed(std::string_view id, const auto& list) { return std::find(list.begin(), list.end(), id) != list.end(); }
 
 }  // namespace
 
 bool has_hbm(std::string_view gpu_id) {
   if (const Measured* r = find(gpu_id)) return r->memory == Memory::hbm;
-  return listed(gpu_id, kHbm);
+  const Classed* c = classed(gpu_id);
+  return c && c->memory == Memory::hbm;
 }
 
 bool has_measured_decode_share(std::string_view gpu_id) { return find(gpu_id) != nullptr; }
 
 double llama_cpp_decode_bandwidth_share(std::string_view gpu_id) {
   if (const Measured* r = find(gpu_id)) return share(*r);
-  static const double hbm = class_median(Memory::hbm), gddr = class_median(Memory::gddr);
-  if (listed(gpu_id, kHbm)) return hbm;
-  if (listed(gpu_id, kGddr)) return gddr;
+  if (const Classed* c = classed(gpu_id)) return kMedian[c->memory == Memory::hbm];
   // A card the table does not classify: the streaming share other stacks use.
   return time_model::kBandwidthEfficiency;
 }
