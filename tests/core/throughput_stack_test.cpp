@@ -10,6 +10,7 @@
 #include "gpuplan/memory.h"
 #include "gpuplan/model_arithmetic.h"
 #include "gpuplan/throughput.h"
+#include "estimate/decode_bandwidth.h"
 #include "estimate/sustained_rates.h"
 #include "test_support.h"
 
@@ -18,6 +19,11 @@ namespace {
 
 const ModelSpec& preset(const std::string& id) { return *embedded_catalog().find_model(id); }
 const Gpu& gpu(const std::string& id) { return *embedded_catalog().find_gpu(id); }
+double weights_of(const MemoryEstimate& e) {
+  for (const auto& c : e.components)
+    if (c.id == "weights") return c.bytes;
+  return 0;
+}
 
 Workload decode(Stack stack) {
   Workload w;
@@ -73,20 +79,95 @@ TEST(SoftwareStack, OptimizedTrainingIsFasterThanEager) {
 }
 
 // llama.cpp runs GGUF: int4 is Q4_K (4.5 bits), int8 Q8_0 (8.5 bits), in
-// memory and in the bytes decode streams alike.
+// memory and in the bytes decode streams alike. Its quantizer stores the
+// input table in the file's type and the output matrix in Q6_K (Q8_0 in a
+// Q8_0 file); the input table is looked up, not streamed.
 TEST(SoftwareStack, LlamaCppWeightsAreGgufBlocks) {
   const ModelSpec& m = preset("llama-2-7b");
   const ModelShapes s = model_shapes(m);
   Workload w = decode(Stack::llama_cpp);
   w.precision = Precision::int4;
-  const double expected = s.linear_params * 144.0 / 256 + (s.embedding_params + s.other_params) * 2;
+  const double input = s.head_params, output = s.embedding_params - s.head_params;
+  const double expected = s.linear_params * 144.0 / 256 + input * 144.0 / 256 + output * 210.0 / 256 + s.other_params * 2;
   EXPECT_DOUBLE_EQ(inference_weight_bytes(m, s, Precision::int4, Stack::llama_cpp), expected);
-  EXPECT_DOUBLE_EQ(estimate_throughput(m, w, gpu("rtx-4090"), 1).weight_bytes, expected);
+  EXPECT_DOUBLE_EQ(estimate_throughput(m, w, gpu("rtx-4090"), 1).weight_bytes, expected - input * 144.0 / 256);
   double held = 0;
   for (const auto& c : estimate_memory(m, w).components)
     if (c.id == "weights") held = c.bytes;
   EXPECT_DOUBLE_EQ(held, expected);
   EXPECT_DOUBLE_EQ(bytes_per_weight(WeightFormat::gguf_q8_0), 34.0 / 32);
+  // The Q8_0 file of a Llama-2-7B-sized model is 6.67 GiB, its two
+  // vocabulary matrices included (llama.cpp PR #4766, CodeLlama-7B Q8_0).
+  EXPECT_NEAR(inference_weight_bytes(m, s, Precision::int8, Stack::llama_cpp) / (1 << 30), 6.67, 0.005);
+}
+
+// llama.cpp reads a token's row of an untied input table (ggml_get_rows)
+// and streams the output matrix (mul_mat_vec): an F16 Llama 3.1 8B token
+// reads its 8.03 B weights less the 128256 x 4096 input table, 15.01 GB,
+// while memory holds all 16.06 GB. A tied model's one table is the output
+// matrix: all of it streams. Other stacks keep their fitted figure.
+TEST(SoftwareStack, LlamaCppDecodeReadsTheHeadNotTheInputTable) {
+  const ModelSpec& m = preset("llama-3.1-8b");
+  ASSERT_FALSE(m.tied_embeddings);
+  Workload w = decode(Stack::llama_cpp);
+  w.precision = Precision::fp16;
+  w.micro_batch = 1;
+  const double table = double(m.vocab) * m.hidden * 2;
+  EXPECT_DOUBLE_EQ(estimate_throughput(m, w, gpu("rtx-4090"), 1).weight_bytes, m.params * 2 - table);
+  EXPECT_DOUBLE_EQ(weights_of(estimate_memory(m, w)), m.params * 2);
+  const ModelSpec& tied = preset("llama-3.2-1b");
+  ASSERT_TRUE(tied.tied_embeddings);
+  EXPECT_DOUBLE_EQ(estimate_throughput(tied, w, gpu("rtx-4090"), 1).weight_bytes, tied.params * 2);
+  Workload eager = w;
+  eager.stack = Stack::eager;
+  EXPECT_DOUBLE_EQ(estimate_throughput(m, eager, gpu("rtx-4090"), 1).weight_bytes, m.params * 2);
+}
+
+// Published llama-bench tg 512 of Llama 3 8B F16 (XiongjieDai/GPU-Benchmarks-
+// on-LLM-Inference, README at aa72e0e): 54.84 tokens/s on an RTX 4090
+// (GDDR6X, 1008 GB/s) and 53.49 on an A100 SXM4 80GB (HBM2e, 2039 GB/s).
+// The 4090 streams a token's 15.04 GB at ~0.88 of its datasheet, the A100
+// at ~0.42: the GeForce card is as fast with half the bandwidth. One share
+// for every card had the A100 twice as fast. Cards without a figure of
+// their own take their memory class's median: the H100 SXM the HBM one, the
+// RTX 5090 the GDDR one.
+TEST(SoftwareStack, LlamaCppDecodeStreamsAtItsCardsMeasuredShare) {
+  const ModelSpec& m = preset("llama-3.1-8b");
+  Workload w = decode(Stack::llama_cpp);
+  w.precision = Precision::fp16;
+  w.micro_batch = 1;
+  w.seq_len = 1024;  // 512 prompt + 512 generated (tg 512)
+  const Gpu& rtx = gpu("rtx-4090");
+  const Gpu& a100 = gpu("a100-sxm4-80g");
+  const Throughput t_rtx = estimate_throughput(m, w, rtx, 1);
+  const Throughput t_a100 = estimate_throughput(m, w, a100, 1);
+  auto share = [&](const Throughput& t, const Gpu& g) {
+    return t.tokens_per_s * t.weight_bytes / g.memory_bandwidth_bytes_per_s;
+  };
+  EXPECT_GT(share(t_rtx, rtx), 1.8 * share(t_a100, a100));
+  EXPECT_NEAR(t_rtx.tokens_per_s / t_a100.tokens_per_s, 54.84 / 53.49, 0.05);
+  EXPECT_NEAR(t_rtx.tokens_per_s, 54.84, 0.03 * 54.84);
+  EXPECT_NEAR(t_a100.tokens_per_s, 53.49, 0.03 * 53.49);
+  // The class medians: three HBM cards measured, nine GDDR cards.
+  const double hbm[] = {llama_cpp_decode_bandwidth_share("a100-pcie-80g"),
+                        llama_cpp_decode_bandwidth_share("a100-sxm4-80g"),
+                        llama_cpp_decode_bandwidth_share("h100-pcie")};
+  const double hbm_median = std::max(std::min(hbm[0], hbm[1]), std::min(std::max(hbm[0], hbm[1]), hbm[2]));
+  EXPECT_DOUBLE_EQ(llama_cpp_decode_bandwidth_share("h100-sxm"), hbm_median);
+  EXPECT_NEAR(hbm_median, 0.46, 0.01);
+  EXPECT_NEAR(llama_cpp_decode_bandwidth_share("rtx-5090"), 0.88, 0.01);
+  EXPECT_FALSE(has_measured_decode_share("rtx-5090"));
+  // Every catalog card is in a class (a new card must be given one).
+  for (const Gpu& g : embedded_catalog().gpus) {
+    const double s = llama_cpp_decode_bandwidth_share(g.id);
+    EXPECT_TRUE(has_measured_decode_share(g.id) || s == llama_cpp_decode_bandwidth_share(has_hbm(g.id) ? "h100-sxm" : "rtx-5090"))
+        << g.id;
+  }
+  // Other stacks keep the streaming-copy share.
+  Workload vllm = w;
+  vllm.stack = Stack::vllm;
+  const Throughput v_rtx = estimate_throughput(m, vllm, rtx, 1), v_a100 = estimate_throughput(m, vllm, a100, 1);
+  EXPECT_GT(v_a100.tokens_per_s, 1.5 * v_rtx.tokens_per_s);
 }
 
 Workload padded(int mean, bool packing) {

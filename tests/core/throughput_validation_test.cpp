@@ -174,13 +174,15 @@ TEST(ThroughputValidation, MedianAbsoluteErrorIsAtMostTwentyPercent) {
   EXPECT_LE(percentile(abs_errors, 0.9), 0.60);
   // The response's low-high range is the 10th-90th percentile of measured /
   // estimated over the cases of the workload's stack class (the pooled
-  // figure for a class with fewer than 8 cases): keep it in step with the
+  // figure for a class with fewer than 8 cases), calibration cases left
+  // out: keep it in step with the
   // model (tools/time_error_table.py prints the same figures).
   std::map<std::string, std::vector<double>> by_stack;
   std::map<std::string, json> example;
   std::vector<double> pooled;
   for (const json& c : cases()) {
-    if (!skip_reason(c).empty()) continue;
+    // A case whose own figure set a coefficient (calibration) is no evidence for the range.
+    if (!skip_reason(c).empty() || c.contains("calibration")) continue;
     const std::string stack = c["request"]["workload"].value("stack", "eager");
     const Comparison r = compare(c);
     by_stack[stack].push_back(r.measured / r.estimated);
@@ -195,17 +197,12 @@ TEST(ThroughputValidation, MedianAbsoluteErrorIsAtMostTwentyPercent) {
     EXPECT_NEAR(t["low_factor"].get<double>(), conformal(pool, 0.1), 0.02) << stack;
     EXPECT_NEAR(t["high_factor"].get<double>(), conformal(pool, 0.9), 0.02) << stack;
   }
-  // Without any comparable case a class takes the pooled interval.
-  nlohmann::json llama_cpp = runnable_request(example.begin()->second);
-  llama_cpp["workload"]["stack"] = "llama.cpp";
-  const nlohmann::json pooled_reply = test::run(llama_cpp);
-  ASSERT_TRUE(pooled_reply.contains("gpus")) << pooled_reply.dump();
-  const auto& pooled_t = pooled_reply["gpus"][0]["throughput"];
-  EXPECT_NEAR(pooled_t["low_factor"].get<double>(), conformal(pooled, 0.1), 0.02);
-  EXPECT_NEAR(pooled_t["high_factor"].get<double>(), conformal(pooled, 0.9), 0.02);
+  // A class without 8 comparable cases (vllm) was checked against the pooled figure above.
+  EXPECT_LT(by_stack["vllm"].size(), 8u);
 }
 
-// Leave-one-source-out: a source's cases are scored against the conformal
+// Leave-one-source-out (cases that calibrate a coefficient left out, as
+// from the range): a source's cases are scored against the conformal
 // 10th-90th interval of measured / estimated over every other source's cases
 // of the same stack class (all other sources when the class has fewer than 8
 // such cases from at least two of them). The bar: the 80 % interval covers at
@@ -218,7 +215,7 @@ TEST(ThroughputValidation, IntervalCoversEightyPercentLeaveOneSourceOut) {
   };
   std::vector<Row> rows;
   for (const json& c : cases()) {
-    if (!skip_reason(c).empty()) continue;
+    if (!skip_reason(c).empty() || c.contains("calibration")) continue;
     const Comparison r = compare(c);
     rows.push_back({c["source"].get<std::string>(), c["request"]["workload"].value("stack", "eager"),
                     c["request"]["workload"].value("mode", "train"), r.measured / r.estimated});

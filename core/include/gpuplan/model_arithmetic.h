@@ -61,6 +61,7 @@ enum class WeightFormat {
   int4,              // GPTQ / AWQ, group 128: fp16 scale + 4-bit zero per group
   gguf_q8_0,         // llama.cpp Q8_0: 32 int8 + an fp16 scale per block
   gguf_q4_k,         // llama.cpp Q4_K: 4-bit, 6-bit scales and mins per 32, fp16 per 256
+  gguf_q6_k,         // llama.cpp Q6_K: 6-bit, 8-bit scales per 16, fp16 per 256 (a Q4_K file's output matrix)
 };
 double bytes_per_weight(WeightFormat format);
 
@@ -77,11 +78,21 @@ double activation_element_bytes(Precision precision);
 double adapter_element_bytes(Precision precision);
 
 // Resident weight bytes of an inference job on one GPU (unsplit): the linear
-// layers in the precision's format, everything else in half (or fp32). Every
-// resident weight is read once per decode step, so the time model streams
-// the same figure.
+// layers in the precision's format, everything else in half (or fp32); a
+// quantized GGUF file (llama.cpp) stores its token table and output matrix
+// quantized as well (llama_table_format).
 double inference_weight_bytes(const ModelSpec& model, const ModelShapes& shapes, Precision precision,
                               Stack stack = Stack::eager);
+
+// The weight bytes one dense decode step streams on one GPU (unsplit): every
+// resident weight, except that llama.cpp does not stream an untied input
+// embedding table. It looks a token's row up (ggml_get_rows: the row is
+// copied, and dequantized if quantized, in one small kernel), while the
+// output matrix is a full matrix-vector product (mul_mat_vec). PyTorch
+// stacks' nn.Embedding is a row gather too, but their decode efficiencies
+// were fitted with the table counted, so they keep it.
+double decode_streamed_weight_bytes(const ModelSpec& model, const ModelShapes& shapes, Precision precision,
+                                    Stack stack = Stack::eager);
 
 // QLoRA's frozen base: linear layers in double-quantized NF4, embeddings,
 // head and norms in bf16 (Dettmers et al. 2023, section 3).

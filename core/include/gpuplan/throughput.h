@@ -46,7 +46,7 @@ struct Throughput {
   double fp32_peak_tflops = 0; // per GPU, CUDA-core FP32 (what seed 004 and FP32-reading tools divide by price)
   bool bandwidth_bound = false;  // memory traffic, not arithmetic, dominates the GPU time
   double trainable_params = 0;   // train: what the optimizer step reads and writes (model arithmetic's count)
-  double weight_bytes = 0;       // generation: weight bytes each decode step streams (the resident weights)
+  double weight_bytes = 0;       // generation: weight bytes each decode step streams (decode_streamed_weight_bytes)
   StepTime step;
   // Objectives other than SFT (docs/objectives.md): one optimizer step taken
   // apart into its phases; step_seconds is their sum. Zero for SFT.

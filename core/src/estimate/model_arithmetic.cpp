@@ -159,6 +159,9 @@ double bytes_per_weight(WeightFormat f) {
     // 144 bytes per 256 weights (4.5 bits; ggml PR #1684, "k-quants").
     case WeightFormat::gguf_q8_0: return 34.0 / 32;
     case WeightFormat::gguf_q4_k: return 144.0 / 256;
+    // Q6_K (ggml-common.h, block_q6_K): 128 bytes of low 4 bits, 64 of high
+    // 2 bits, 16 int8 scales and one fp16 factor per 256 weights: 210 bytes.
+    case WeightFormat::gguf_q6_k: return 210.0 / 256;
   }
   return 2;
 }
@@ -181,11 +184,42 @@ double activation_element_bytes(Precision p) { return p == Precision::fp32 ? 4 :
 
 double adapter_element_bytes(Precision p) { return p == Precision::bf16_true ? 2 : 4; }
 
+namespace {
+
+// The formats a GGUF file stores its token table and its output matrix in,
+// as llama.cpp's quantizer chooses them (src/llama-quant.cpp,
+// llama_tensor_get_type): the output matrix, or the one table of a tied
+// model, becomes Q6_K unless the file is Q8_0 (then Q8_0); the input table
+// takes the file's own type. Half precision for F16 / BF16 files.
+struct TableFormats {
+  WeightFormat input, output;
+};
+TableFormats llama_table_formats(Precision p) {
+  const WeightFormat body = inference_weight_format(p, Stack::llama_cpp);
+  if (body == WeightFormat::gguf_q8_0) return {body, body};
+  if (body == WeightFormat::gguf_q4_k) return {body, WeightFormat::gguf_q6_k};
+  return {body, body};
+}
+
+}  // namespace
+
 double inference_weight_bytes(const ModelSpec& m, const ModelShapes& s, Precision p, Stack stack) {
   const double quantized = s.linear_params * bytes_per_weight(inference_weight_format(p, stack));
-  const double kept = (s.embedding_params + s.other_params) * (p == Precision::fp32 ? 4 : 2);
-  (void)m;
-  return quantized + kept;
+  const double kept = p == Precision::fp32 ? 4 : 2;
+  if (stack != Stack::llama_cpp) return quantized + (s.embedding_params + s.other_params) * kept;
+  // embedding_params is the output matrix plus, when untied, the input table
+  // (head_params); an encoder's is its input table alone.
+  const TableFormats f = llama_table_formats(p);
+  const bool encoder = m.kind == ModelKind::encoder;
+  const double input = encoder ? s.embedding_params : s.head_params;
+  const double output = s.embedding_params - input;
+  return quantized + input * bytes_per_weight(f.input) + output * bytes_per_weight(f.output) + s.other_params * kept;
+}
+
+double decode_streamed_weight_bytes(const ModelSpec& m, const ModelShapes& s, Precision p, Stack stack) {
+  const double resident = inference_weight_bytes(m, s, p, stack);
+  if (stack != Stack::llama_cpp) return resident;
+  return resident - s.head_params * bytes_per_weight(llama_table_formats(p).input);
 }
 
 double qlora_base_bytes(const ModelSpec& m, const ModelShapes& s) {

@@ -46,7 +46,7 @@ double expert_params_per_layer(const ModelSpec& m, const ModelShapes& s) {
 
 double decode_weight_bytes_read(const ModelSpec& m, const ModelShapes& s, Precision p, Stack stack,
                                 double tokens_per_step) {
-  const double all = inference_weight_bytes(m, s, p, stack);
+  const double all = decode_streamed_weight_bytes(m, s, p, stack);
   if (!is_moe(m)) return all;
   const double expert_bytes =
       m.layers * expert_params_per_layer(m, s) * bytes_per_weight(inference_weight_format(p, stack));

@@ -30,7 +30,7 @@ double expert_params_per_layer(const ModelSpec& model, const ModelShapes& shapes
 
 // Weight bytes one decode step of `tokens_per_step` tokens (the batch) reads
 // on one card, unsplit: every weight but the experts, plus the experts hit.
-// A dense model reads its whole inference_weight_bytes.
+// A dense model reads its whole decode_streamed_weight_bytes.
 double decode_weight_bytes_read(const ModelSpec& model, const ModelShapes& shapes, Precision precision, Stack stack,
                                 double tokens_per_step);
 

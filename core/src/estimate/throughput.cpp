@@ -28,22 +28,26 @@ namespace {
 // Predictive Inference for Regression", sec. 2.2), so that a run no
 // calibration saw falls inside with at least the stated probability. Plain
 // percentiles covered 74 % of the cases leave-one-source-out; these cover
-// 82 % (docs/time-model.md "Range"). The validation test checks the factors
-// stay in step with the model. A class with fewer than 8 cases (vllm,
-// llama.cpp) takes the pooled figure.
+// 81 % (docs/time-model.md "Range"). The validation test checks the factors
+// stay in step with the model. A class with fewer than 8 cases (vllm) takes
+// the pooled figure. Cases whose own figure set a coefficient (the llama.cpp
+// decode shares, decode_bandwidth.cpp) are in none of the pools: they would
+// narrow the range with in-sample ratios of 1. The two factors set since
+// (llama.cpp, pooled) are rounded outward, so the extreme case stays inside.
 struct RateInterval {
   double low = 1, high = 1;
 };
 constexpr RateInterval kEagerInterval{0.38, 1.27};      // 34 cases
 constexpr RateInterval kOptimizedInterval{0.71, 1.14};  // 69 cases
-constexpr RateInterval kPooledInterval{0.63, 1.17};     // all 105
+constexpr RateInterval kLlamaCppInterval{0.94, 1.24};   // 10 cases
+constexpr RateInterval kPooledInterval{0.66, 1.18};     // all 113
 
 RateInterval rate_interval(Stack stack) {
   switch (stack) {
     case Stack::eager: return kEagerInterval;
     case Stack::optimized: return kOptimizedInterval;
-    case Stack::vllm:
-    case Stack::llama_cpp: return kPooledInterval;
+    case Stack::llama_cpp: return kLlamaCppInterval;
+    case Stack::vllm: return kPooledInterval;
   }
   return kPooledInterval;
 }

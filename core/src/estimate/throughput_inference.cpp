@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "estimate/decode_bandwidth.h"
 #include "estimate/diffusion.h"
 #include "estimate/moe.h"
 
@@ -109,8 +110,9 @@ double forward_batches(const ModelSpec& m, const Workload& w, const Workload& as
 }
 
 // Each decode step reads every resident weight once (the memory model's
-// figure for the format) and the cache; a token's matmuls pass through its
-// routed experts only. The weight bytes a generated token reads and the
+// figure for the format; llama.cpp looks its input table up by row,
+// decode_streamed_weight_bytes) and the cache; a token's matmuls pass
+// through its routed experts only. The weight bytes a generated token reads and the
 // matmul FLOPs of a generated and of a prompt token.
 struct DecodeWork {
   double weights = 0;
@@ -119,7 +121,7 @@ struct DecodeWork {
 };
 DecodeWork decode_work(const ModelSpec& m, const ModelShapes& s, const Workload& w) {
   DecodeWork d;
-  d.weights = inference_weight_bytes(m, s, w.precision, w.stack);
+  d.weights = decode_streamed_weight_bytes(m, s, w.precision, w.stack);
   d.matmul_flops = forward_matmul_flops_per_token(m, s);
   d.prefill_matmul_flops = d.matmul_flops;
   if (m.kind == ModelKind::encoder_decoder) {
@@ -143,7 +145,11 @@ DecodeWork decode_work(const ModelSpec& m, const ModelShapes& s, const Workload&
 double generation(const ModelSpec& m, const Workload& w, const Gpu& g, const Rates& rates, int n, Throughput& t) {
   const double peak = rates.peak_flops_per_s;
   const double achieved_rate = rates.achieved_flops_per_s;
-  const double bandwidth = rates.bandwidth_bytes_per_s;
+  // llama.cpp's batch-1 decode streams at its card's measured share of the
+  // datasheet bandwidth (decode_bandwidth.h), not the streaming-copy share.
+  const double bandwidth = w.stack == Stack::llama_cpp
+                               ? g.memory_bandwidth_bytes_per_s * llama_cpp_decode_bandwidth_share(g.id)
+                               : rates.bandwidth_bytes_per_s;
   StepTime& st = t.step;
   const double b = w.micro_batch;
   // Generation: the prompt is processed in one compute-bound pass (prefill);

@@ -36,7 +36,8 @@ constexpr double kConvRelativeEfficiency = 0.90;
 // 200 is fitted (GPT-3 125M at hidden 768 vs 2.7B at 2560 in the flash-attention runs).
 constexpr double kHalfEfficiencyHidden = 200;
 // Sustained share of the datasheet memory bandwidth for streaming kernels
-// (STREAM-like copies reach 80-90 % on HBM and GDDR cards).
+// (STREAM-like copies reach 80-90 % on HBM and GDDR cards). llama.cpp's
+// batch-1 decode uses its card's measured share instead (decode_bandwidth.h).
 constexpr double kBandwidthEfficiency = 0.80;
 
 // ---- Memory traffic --------------------------------------------------------
