@@ -4,7 +4,7 @@ random-weight models built from published configs (nothing is downloaded),
 and write them as cases in the format of tests/data/memory_cases.json
 (kind "measured", metric "allocated" and "reserved", plus the device total).
 
-For a session that has a GPU machine (issue #8): run it there, commit its
+For a session that has a GPU machine: run it there, commit its
 output under tests/data/ with the environment it records, and add the cases
 to the validation suite. Written without a GPU at hand: untested until then.
 
@@ -85,6 +85,60 @@ def train_step(name, precision, batch, seq, checkpointing, optimizer_name, steps
     return result
 
 
+# ViT-L/16 at 224 px (google/vit-large-patch16-224's config), for the caching
+# allocator's fragmentation under eager attention (docs/memory-model.md,
+# "Fragmentation"): with eager attention every layer allocates and frees
+# batch x heads x 197 x 197 score and probability tensors beside the
+# batch x 197 x hidden activations; reserved - allocated near the limit is
+# the waste the memory model's 6 % reserve may not cover. SDPA rows beside
+# them for the same batches.
+VIT_LARGE = dict(hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096,
+                 image_size=224, patch_size=16, num_labels=1000)
+
+
+def vit_train_step(attention, precision, batch, steps=3):
+    config = transformers.ViTConfig(**VIT_LARGE)
+    config._attn_implementation = attention
+    model = transformers.ViTForImageClassification(config).cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
+    scaler = torch.amp.GradScaler("cuda", enabled=precision == "fp16-mixed")
+    dtype = torch.float16 if precision == "fp16-mixed" else torch.bfloat16
+    pixels = torch.randn(batch, 3, 224, 224, device="cuda")
+    labels = torch.randint(0, 1000, (batch,), device="cuda")
+    reset()
+    peak_total = 0
+    for _ in range(steps):
+        with torch.autocast("cuda", dtype=dtype):
+            out = model(pixel_values=pixels, labels=labels)
+        scaler.scale(out.loss).backward()
+        scaler.step(opt)
+        scaler.update()
+        opt.zero_grad(set_to_none=True)
+        peak_total = max(peak_total, device_used_bytes())
+    result = (torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved(), peak_total)
+    del model, opt, out
+    return result
+
+
+def vit_cases(quick):
+    cases = []
+    for attention in ("eager", "sdpa"):
+        for batch in ((64,) if quick else (32, 64, 128, 256, 384)):
+            try:
+                stats = vit_train_step(attention, "fp16-mixed", batch)
+            except torch.cuda.OutOfMemoryError:
+                reset()
+                continue
+            workload = {"mode": "train", "method": "full", "precision": "fp16-mixed", "optimizer": "adamw",
+                        "micro_batch": batch, "image_size": 224, "grad_checkpointing": False,
+                        "flash_attention": attention == "sdpa"}
+            note = ("random weights from google/vit-large-patch16-224's config, %s attention, fp16 autocast with "
+                    "GradScaler, fused torch AdamW, zero_grad(set_to_none=True); peak over 3 steps" % attention)
+            cases.extend(case("gpu-grid-vit-large-%s-b%d" % (attention, batch), "vit-large", workload, stats, note))
+            reset()
+    return cases
+
+
 def infer(name, batch, seq):
     model = build(name, torch.bfloat16).eval()
     ids = torch.randint(0, model.config.vocab_size, (batch, seq), device="cuda")
@@ -139,6 +193,7 @@ def main():
                 "zero_grad(set_to_none=True), standard HF loss; peak over 3 steps")
         cases.extend(case(cid, name, workload, stats, note))
         reset()
+    cases.extend(vit_cases(quick))
     env = {"torch": torch.__version__, "cuda": torch.version.cuda, "transformers": transformers.__version__,
            "device": torch.cuda.get_device_name(0), "python": platform.python_version(),
            "date": time.strftime("%Y-%m-%d")}
