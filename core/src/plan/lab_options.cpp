@@ -41,7 +41,7 @@ constexpr LabText kLabTexts[] = {
     {"why.week", "每周约能用 {0} 小时，墙钟时间按此拉长。", "About {0} hours a week are free, so the wall time stretches."},
 };
 
-std::string lab_text(Locale l, std::string_view code, std::initializer_list<std::string> args = {}) {
+std::string lab_text(Locale l, std::string_view code, std::initializer_list<std::string_view> args = {}) {
   for (const auto& t : kLabTexts) {
     if (t.code != code) continue;
     std::string_view tpl = l == Locale::en ? t.en : t.zh;
