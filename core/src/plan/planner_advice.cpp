@@ -8,6 +8,7 @@
 
 #include "gpuplan/memory.h"
 #include "text/names.h"
+#include "text/order.h"
 #include "plan/planner_internal.h"
 
 namespace gpuplan::planner_detail {
@@ -494,8 +495,7 @@ void Planner::budget_changes(PlanResult& r) {
   // The campus change listed: how the centre's queues are priced.
   if (campus && std::any_of(r.changes.begin(), r.changes.end(), [](const BudgetChange& ch) { return ch.code == "campus"; }))
     queue_priority_advice(r, *campus);
-  std::stable_sort(r.changes.begin(), r.changes.end(),
-                   [](const BudgetChange& a, const BudgetChange& b) { return a.saving > b.saving; });
+  stable_sort_by(r.changes, [](const BudgetChange& a, const BudgetChange& b) { return a.saving > b.saving; });
 }
 
 // A change listed when the same request planned with it costs less.
