@@ -321,7 +321,10 @@ const Template* find(std::string_view code) {
 
 std::string message(Locale locale, std::string_view code, std::initializer_list<std::string_view> args) {
   const Template* t = find(code);
-  std::string_view pattern = t ? (locale == Locale::en ? t->en : t->zh) : code;
+  return fill_template(t ? (locale == Locale::en ? t->en : t->zh) : code, args);
+}
+
+std::string fill_template(std::string_view pattern, std::initializer_list<std::string_view> args) {
   std::string out;
   out.reserve(pattern.size() + 32);
   for (size_t i = 0; i < pattern.size(); ++i) {
