@@ -126,15 +126,14 @@ const FitLimits& Evaluator::limits_of(const Workload& w, double capacity_bytes) 
   for (const auto& l : limits_)
     if (same_shape(l.workload, w) && l.capacity_bytes == capacity_bytes) return l.limits;
   Probes& probes = probes_for(w);
-  const auto cached = [&](std::map<int, double>& cache, auto set) {
+  const auto cached = [&](std::vector<std::pair<int, double>>& cache, auto set) {
     return [&cache, set, &w, this](int v) {
-      auto [it, inserted] = cache.try_emplace(v, 0.0);
-      if (inserted) {
-        Workload probe = w;
-        set(probe, v);
-        it->second = estimate_memory(q_.model, probe).total_bytes;
-      }
-      return it->second;
+      for (const auto& [probed, total_bytes] : cache)
+        if (probed == v) return total_bytes;
+      Workload probe = w;
+      set(probe, v);
+      cache.emplace_back(v, estimate_memory(q_.model, probe).total_bytes);
+      return cache.back().second;
     };
   };
   FitLimits out;

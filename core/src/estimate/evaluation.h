@@ -136,7 +136,8 @@ class Evaluator {
   // bounds, so all their probes above the largest card's limit coincide.
   struct Probes {
     Workload workload;
-    std::map<int, double> batch, seq;
+    // (probed value, total_bytes) in the order probed: a bisection's few dozen, searched in turn.
+    std::vector<std::pair<int, double>> batch, seq;
   };
   std::deque<Probes> probes_;
   Probes& probes_for(const Workload& w);

@@ -41,22 +41,9 @@ constexpr LabText kLabTexts[] = {
     {"why.week", "每周约能用 {0} 小时，墙钟时间按此拉长。", "About {0} hours a week are free, so the wall time stretches."},
 };
 
-std::string lab_text(Locale l, std::string_view code, std::initializer_list<std::string> args = {}) {
-  for (const auto& t : kLabTexts) {
-    if (t.code != code) continue;
-    std::string_view tpl = l == Locale::en ? t.en : t.zh;
-    std::string out;
-    for (size_t i = 0; i < tpl.size(); ++i) {
-      if (tpl[i] == '{' && i + 2 < tpl.size() && tpl[i + 2] == '}' && tpl[i + 1] >= '0' && tpl[i + 1] <= '9') {
-        size_t k = size_t(tpl[i + 1] - '0');
-        if (k < args.size()) out += *(args.begin() + k);
-        i += 2;
-      } else {
-        out += tpl[i];
-      }
-    }
-    return out;
-  }
+std::string lab_text(Locale l, std::string_view code, std::initializer_list<std::string_view> args = {}) {
+  for (const auto& t : kLabTexts)
+    if (t.code == code) return fill_template(l == Locale::en ? t.en : t.zh, args);
   return std::string(code);
 }
 

@@ -67,9 +67,8 @@ int gpu_index(const Catalog& c, const std::string& id) {
 // The offers of `p` that `keep` accepts, the user's quotes first when
 // `quotes`, with the derived spot and off-peak prices and the education
 // discount, in `currency`.
-template <class Keep>
 void add_platform_offers(const Request& q, const Catalog& c, const Platform& p, const std::string& currency,
-                         bool quotes, Keep keep, std::vector<PricedOffer>& offers) {
+                         bool quotes, bool (*keep)(const Offer&), std::vector<PricedOffer>& offers) {
   const double storage = convert_currency(p.storage_per_gb_month, p.currency, currency, c.fx);
   const double minimum = convert_currency(p.minimum_charge, p.currency, currency, c.fx);
   const size_t first = offers.size();

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "gpuplan/throughput.h"
+#include "text/order.h"
 
 namespace gpuplan {
 namespace {
@@ -226,8 +227,7 @@ Diagnosis diagnose(const ModelSpec& model, const Workload& workload, const Gpu& 
     bool other_hardware = r.gpu != gpu.id || r.count != count;
     return std::make_tuple(int(r.quality), other_hardware, r.gpu_hours_factor);
   };
-  std::stable_sort(d.remedies.begin(), d.remedies.end(),
-                   [&](const Remedy& a, const Remedy& b) { return key(a) < key(b); });
+  stable_sort_by(d.remedies, [&](const Remedy& a, const Remedy& b) { return key(a) < key(b); });
   return d;
 }
 

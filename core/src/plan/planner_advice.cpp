@@ -8,6 +8,7 @@
 
 #include "gpuplan/memory.h"
 #include "text/names.h"
+#include "text/order.h"
 #include "plan/planner_internal.h"
 
 namespace gpuplan::planner_detail {
@@ -61,7 +62,7 @@ std::string Planner::why(const StagePlan& sp, const Candidate& c) {
   const Gpu& gpu = c_.gpus[offer.gpu];
   const std::string platform = offer.platform->name.in(q_.locale);
   std::string out;
-  auto add = [&](std::string_view code, std::initializer_list<std::string> args) {
+  auto add = [&](std::string_view code, std::initializer_list<std::string_view> args) {
     if (!out.empty()) out += " ";
     out += msg(code, args);
   };
@@ -316,7 +317,7 @@ void Planner::group_rental(PlanResult& r) {
 // ---------------------------------------------------------------- warnings
 
 // A warning in the request's locale, the same text once.
-void Planner::warn(PlanResult& r, const std::string& code, std::initializer_list<std::string> args) const {
+void Planner::warn(PlanResult& r, const std::string& code, std::initializer_list<std::string_view> args) const {
   for (const auto& w : r.warnings)
     if (w.code == code) {
       std::string text = message(q_.locale, "plan.warn." + code, args);
@@ -494,15 +495,14 @@ void Planner::budget_changes(PlanResult& r) {
   // The campus change listed: how the centre's queues are priced.
   if (campus && std::any_of(r.changes.begin(), r.changes.end(), [](const BudgetChange& ch) { return ch.code == "campus"; }))
     queue_priority_advice(r, *campus);
-  std::stable_sort(r.changes.begin(), r.changes.end(),
-                   [](const BudgetChange& a, const BudgetChange& b) { return a.saving > b.saving; });
+  stable_sort_by(r.changes, [](const BudgetChange& a, const BudgetChange& b) { return a.saving > b.saving; });
 }
 
 // A change listed when the same request planned with it costs less.
 // patch: the request fields the change sets, as the request spells them
 // (the merge patch a page applies: contract v1.2 `plan.changes[].patch`).
 void Planner::consider_change(PlanResult& r, std::string code, const Request& changed,
-                              std::initializer_list<std::string> args, std::vector<WorkloadChange> patch) {
+                              std::initializer_list<std::string_view> args, std::vector<WorkloadChange> patch) {
   Evaluator e(changed, c_);
   PlanResult alt = Planner(e).run(false);
   bool all_feasible = std::all_of(alt.stages.begin(), alt.stages.end(), [](const StagePlan& s) { return s.feasible; });

@@ -93,7 +93,7 @@ void Planner::nearest_options(PlanResult& r) {
 // What would change the experiment itself: suggestions with their effect,
 // never applied (full -> LoRA or QLoRA, a shorter sequence).
 void Planner::experiment_suggestions(PlanResult& r) {
-  auto suggest = [&](std::string code, Request changed, std::initializer_list<std::string> args,
+  auto suggest = [&](std::string code, const Request& changed, std::initializer_list<std::string_view> args,
                      std::vector<WorkloadChange> patch) {
     PlanResult alt = replan(changed, c_);
     if (!alt.feasible) return;

@@ -154,7 +154,7 @@ class Planner {
   Category classify();
   Category classify(const PlanResult& r) const;
   void budget_changes(PlanResult& r);
-  void consider_change(PlanResult& r, std::string code, const Request& changed, std::initializer_list<std::string> args,
+  void consider_change(PlanResult& r, std::string code, const Request& changed, std::initializer_list<std::string_view> args,
                        std::vector<WorkloadChange> patch);
   void workload_budget_changes(PlanResult& r);
   const Platform* campus_budget_change(PlanResult& r);
@@ -164,7 +164,7 @@ class Planner {
   void rent_or_buy(PlanResult& r);
   void group_rental(PlanResult& r);
   void warnings(PlanResult& r);
-  void warn(PlanResult& r, const std::string& code, std::initializer_list<std::string> args) const;
+  void warn(PlanResult& r, const std::string& code, std::initializer_list<std::string_view> args) const;
   void stage_warnings(PlanResult& r, size_t stage);
   void disk_warnings(PlanResult& r, const StagePlan& sp, const PricedOffer& offer);
   void queue_priority_advice(PlanResult& r, const Platform& campus);
@@ -184,7 +184,7 @@ class Planner {
   void lab_option(const Candidate& c, StageOption& s) const;
   bool on_lab(const Candidate& c) const;
   std::string lab_why(const StagePlan& sp, const Candidate& c);
-  std::string msg(std::string_view code, std::initializer_list<std::string> args = {}) const {
+  std::string msg(std::string_view code, std::initializer_list<std::string_view> args = {}) const {
     return message(q_.locale, code, args);
   }
   // A stage as the student names it, never the request's id ("formal").

@@ -17,6 +17,7 @@
 #include "estimate/data_loader.h"
 #include "gpuplan/memory.h"
 #include "text/names.h"
+#include "text/order.h"
 #include "plan/planner_internal.h"
 
 namespace gpuplan {
@@ -86,7 +87,7 @@ std::vector<int> Planner::counts(const Gpu& g, const PricedOffer& o) const {
   out.push_back(machine);
   for (int m = 2; m * machine <= kMaxGpusSearched; m *= 2)
     if (rentable(o, g, m * machine)) out.push_back(m * machine);
-  std::sort(out.begin(), out.end());
+  stable_sort_by(out, [](int a, int b) { return a < b; });
   out.erase(std::unique(out.begin(), out.end()), out.end());
   std::erase_if(out, [&](int n) { return n < first; });
   return out;
@@ -244,12 +245,10 @@ namespace {
 // Orders candidates by cost, then wall time: sorted once per stage, so the
 // front below is one sweep.
 void sort_by_cost(std::vector<Candidate>& all) {
-  std::vector<uint32_t> order(all.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   // A total order: exact ties fall back to the headroom, then the generation
-  // order, so libstdc++ (CLI) and libc++ (wasm), whose std::sort orders equal
-  // items differently, pick the same option.
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+  // order, so the CLI and the wasm build pick the same option whatever sort
+  // runs underneath (std::sort orders equal items differently in libstdc++ and libc++).
+  const std::vector<uint32_t> order = stable_order(all.size(), [&](uint32_t a, uint32_t b) {
     if (all[a].cost != all[b].cost) return all[a].cost < all[b].cost;
     if (all[a].wall_hours != all[b].wall_hours) return all[a].wall_hours < all[b].wall_hours;
     if (all[a].alters != all[b].alters) return !all[a].alters;
@@ -378,7 +377,7 @@ bool cheaper(const PlanPoint& a, const PlanPoint& b) {
 }  // namespace
 // Keeps the plans no other beats on both cost and wall time, cheapest first.
 void keep_front(std::vector<PlanPoint>& points) {
-  std::sort(points.begin(), points.end(), cheaper);
+  stable_sort_by(points, cheaper);
   std::vector<PlanPoint> front;
   double best_wall = std::numeric_limits<double>::infinity();
   for (auto& p : points)

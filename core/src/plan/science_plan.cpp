@@ -9,6 +9,7 @@
 #include "gpuplan/pricing.h"
 #include "text/messages.h"
 #include "text/names.h"
+#include "text/order.h"
 #include "plan/offers.h"
 #include "plan/planner_internal.h"
 
@@ -91,7 +92,7 @@ std::vector<SciOption> science_options(const Request& q, const Catalog& catalog,
 
 // The options no other beats on both cost and wall time, cheapest first.
 std::vector<SciOption> science_front(std::vector<SciOption> all) {
-  std::sort(all.begin(), all.end(), [](const SciOption& a, const SciOption& b) {
+  stable_sort_by(all, [](const SciOption& a, const SciOption& b) {
     if (a.option.cost != b.option.cost) return a.option.cost < b.option.cost;
     if (a.wall != b.wall) return a.wall < b.wall;
     return a.option.gpu + a.option.platform < b.option.gpu + b.option.platform;

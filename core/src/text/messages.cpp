@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <vector>
 
 namespace gpuplan {
 namespace {
@@ -320,17 +319,19 @@ const Template* find(std::string_view code) {
 
 }  // namespace
 
-std::string message(Locale locale, std::string_view code, std::initializer_list<std::string> args) {
+std::string message(Locale locale, std::string_view code, std::initializer_list<std::string_view> args) {
   const Template* t = find(code);
-  std::string_view pattern = t ? (locale == Locale::en ? t->en : t->zh) : code;
-  std::vector<std::string> values(args);
+  return fill_template(t ? (locale == Locale::en ? t->en : t->zh) : code, args);
+}
+
+std::string fill_template(std::string_view pattern, std::initializer_list<std::string_view> args) {
   std::string out;
   out.reserve(pattern.size() + 32);
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern[i] == '{' && i + 2 < pattern.size() && pattern[i + 2] == '}' && pattern[i + 1] >= '0' &&
         pattern[i + 1] <= '9') {
       size_t k = static_cast<size_t>(pattern[i + 1] - '0');
-      if (k < values.size()) out += values[k];
+      if (k < args.size()) out += args.begin()[k];
       i += 2;
     } else {
       out += pattern[i];

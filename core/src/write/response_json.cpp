@@ -12,6 +12,7 @@
 #include "text/json_writer.h"
 #include "text/messages.h"
 #include "text/names.h"
+#include "text/order.h"
 #include "write/oom_doctor_json.h"
 
 // Every object below lists its members in byte-wise ascending key order, the
@@ -232,7 +233,7 @@ void write_patch_value(JsonWriter& w, const std::string& text) {
 void write_change_patch(JsonWriter& w, const BudgetChange& c) {
   std::vector<const WorkloadChange*> fields;
   for (const auto& f : c.patch) fields.push_back(&f);
-  std::sort(fields.begin(), fields.end(), [](const WorkloadChange* a, const WorkloadChange* b) { return a->field < b->field; });
+  stable_sort_by(fields, [](const WorkloadChange* a, const WorkloadChange* b) { return a->field < b->field; });
   auto head = [](const WorkloadChange* f) { return std::string_view(f->field).substr(0, f->field.find('.')); };
   auto write_head = [&](std::string_view name) {
     bool open = false;
