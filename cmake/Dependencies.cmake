@@ -25,16 +25,33 @@ target_compile_options(gpuplan_flags INTERFACE
   -ffp-contract=off
   $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>)
 if(EMSCRIPTEN)
-  # C++ exceptions are off by default in Emscripten; the JSON parser and the
-  # boundary catch need them. Native WebAssembly exceptions (supported by every
-  # current browser and Node >= 17) cost far less code than the JavaScript-based
-  # emulation, which wraps every call that may throw in an invoke_* trampoline
-  # (measured in docs/performance-log.md).
-  # Every object of a link must agree on the exception model, GoogleTest's
-  # included, so this one flag is set for the whole build rather than per target.
+  # C++ exceptions are off by default in Emscripten; the wasm test suite keeps
+  # them for GoogleTest (which reports a test that throws). Native
+  # WebAssembly exceptions (supported by every current browser and Node >= 17)
+  # cost far less code than the JavaScript-based emulation, which wraps every
+  # call that may throw in an invoke_* trampoline (measured in
+  # docs/performance-log.md). Every object of a link must agree on the
+  # exception model, GoogleTest's included, so this one flag is set for the
+  # whole build rather than per target; the page's and the Node module's
+  # targets, which throw and catch nothing, take it back off
+  # (gpuplan_without_wasm_exceptions).
   add_compile_options(-fwasm-exceptions)
   add_link_options(-fwasm-exceptions)
 endif()
+
+# A target of the page's or the Node module built and linked without
+# WebAssembly exceptions: the core is compiled without exceptions
+# (core/CMakeLists.txt), so the module carries no EH runtime and links
+# libc++'s variant without them (docs/performance.md).
+function(gpuplan_without_wasm_exceptions target)
+  foreach(_property COMPILE_OPTIONS LINK_OPTIONS)
+    get_target_property(_options ${target} ${_property})
+    if(_options)
+      list(REMOVE_ITEM _options -fwasm-exceptions)
+      set_property(TARGET ${target} PROPERTY ${_property} "${_options}")
+    endif()
+  endforeach()
+endfunction()
 
 if(GPUPLAN_BUILD_TESTS)
   set(GPUPLAN_GTEST_SOURCE_DIR "/usr/src/googletest" CACHE PATH "GoogleTest sources (Debian package googletest)")

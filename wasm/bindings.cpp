@@ -1,7 +1,8 @@
 // The wasm boundary: free functions taking and returning JSON strings, in the
-// spirit of zxing-cpp's wrappers/wasm. plan_json never throws (core/src/api.cpp);
-// the catch here is the last line of defence so JavaScript never sees a bare
-// exception pointer.
+// spirit of zxing-cpp's wrappers/wasm. Nothing here throws: the module is built
+// without exceptions and every failure comes back as an error reply
+// (core/src/api.cpp); what Embind refuses (a value that is not a string) it
+// throws to JavaScript itself, as a BindingError.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -18,18 +19,14 @@ namespace {
 // string of more UTF-16 units than the limit has bytes has more bytes. Only
 // its head (the limit's worth, where its locale is read) is copied.
 std::string plan(const emscripten::val& request) {
-  try {
-    if (request.isString() && request["length"].as<double>() > double(gpuplan::kMaxRequestBytes)) {
-      std::string head = request.call<emscripten::val>("slice", 0, double(gpuplan::kMaxRequestBytes)).as<std::string>();
-      head.resize(gpuplan::kMaxRequestBytes);
-      const double size = emscripten::val::global("Buffer").call<double>("byteLength", request, std::string("utf8"));
-      return gpuplan::too_large_json(head, std::size_t(size)).json;
-    }
-    // A value that is not a string is refused here as Embind refuses one.
-    return gpuplan::plan_json(request.as<std::string>()).json;
-  } catch (...) {
-    return R"({"error":{"code":"internal","path":"","message":"internal error"}})";
+  if (request.isString() && request["length"].as<double>() > double(gpuplan::kMaxRequestBytes)) {
+    std::string head = request.call<emscripten::val>("slice", 0, double(gpuplan::kMaxRequestBytes)).as<std::string>();
+    head.resize(gpuplan::kMaxRequestBytes);
+    const double size = emscripten::val::global("Buffer").call<double>("byteLength", request, std::string("utf8"));
+    return gpuplan::too_large_json(head, std::size_t(size)).json;
   }
+  // A value that is not a string is refused here as Embind refuses one.
+  return gpuplan::plan_json(request.as<std::string>()).json;
 }
 
 std::string catalog() { return std::string(gpuplan::embedded_catalog_json()); }

@@ -1,8 +1,9 @@
-// The JSON boundary. Every exception stops here and becomes an error value,
-// so neither the CLI nor JavaScript ever sees a crash or a bare number.
+// The JSON boundary. Every failure reaches it as an error value: the readers
+// record theirs (read/json_reader.h), the writer its own (text/json_writer.h),
+// and the core is built without exceptions (core/CMakeLists.txt), so neither
+// the CLI nor JavaScript ever sees a crash or a bare number.
 #include "gpuplan/api.h"
 
-#include <exception>
 #include <utility>
 
 #include "gpuplan/plan.h"
@@ -12,15 +13,6 @@
 
 namespace gpuplan {
 namespace {
-
-// The texts that reach it are ASCII: what() of libc++'s bad_alloc and
-// length_error, the only exceptions left once the readers' InputError is
-// caught (nlohmann never throws on these paths: core/CMakeLists.txt), so the
-// writer cannot refuse them, and the page carries no fallback for a case
-// that cannot occur.
-JsonReply internal_error(Locale locale, const char* what) {
-  return {error_json_text(Error{"internal", "", message(locale, "internal", {what})}).value(), 3};
-}
 
 // A written reply with its exit status, or, when the writer refused something
 // (a bug: response_json.h), the internal error it names, exit 3. Its text is
@@ -40,20 +32,9 @@ JsonReply too_large_json(std::string_view head, std::size_t size_bytes) {
 }
 
 JsonReply plan_json(std::string_view request_json, const Catalog& catalog) {
-  // The writer reports its failures as values; what can still throw here is
-  // the request and catalog readers' own errors they did not catch, and
-  // std::bad_alloc.
-  try {
-    Result<Request> request = parse_request(request_json, catalog);
-    if (!request.ok()) return reply(error_json_text(request.error()), 2);
-    return reply(response_json_text(plan(request.value(), catalog)), 0);
-  } catch (const std::exception& e) {
-    // In the request's language like every other error (read from its raw
-    // text: the parsed request may be what failed).
-    return internal_error(request_locale(request_json), e.what());
-  } catch (...) {
-    return internal_error(request_locale(request_json), "unknown");
-  }
+  Result<Request> request = parse_request(request_json, catalog);
+  if (!request.ok()) return reply(error_json_text(request.error()), 2);
+  return reply(response_json_text(plan(request.value(), catalog)), 0);
 }
 
 }  // namespace gpuplan

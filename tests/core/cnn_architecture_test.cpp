@@ -137,11 +137,14 @@ TEST(CnnArchitecture, ExpansionMatchesWhatAutogradSaves) {
   nlohmann::json data = nlohmann::json::parse(read_file("tests/data/cnn_saved_measurements.json"));
   ASSERT_FALSE(data["cases"].empty());
   for (const auto& c : data["cases"]) {
+    ReadErrors errors;
     Reader r(c["architecture"], "architecture", Locale::en);
     CnnPass pass;
     pass.flash_attention = false;
     pass.frozen = c.value("frozen", false);  // LoRA-like: only the attention projections trained
-    double computed = expand_cnn(read_cnn_architecture(r), c["image_size"].get<int>(), pass).saved_bytes;
+    const CnnArchitecture a = read_cnn_architecture(r);
+    ASSERT_TRUE(errors.ok()) << c["id"] << ": " << errors.first().message;
+    double computed = expand_cnn(a, c["image_size"].get<int>(), pass).saved_bytes;
     double measured = c["saved_bytes_per_sample"].get<double>();
     EXPECT_NEAR(computed / measured, 1.0, 0.01) << c["id"] << ": computed " << computed << ", measured " << measured;
   }

@@ -39,6 +39,11 @@ TEST(HostileInput, NumbersBeyondDoubleNameTheField) {
             "stages[1].runs[2]");
   EXPECT_EQ(error_of(R"({"prices":[{"gpu":"t4"},{"gpu":"t4","per_gpu_hour":1e309}]})")["path"], "prices[1].per_gpu_hour");
   EXPECT_EQ(error_of("1e400")["path"], "");
+  // A member's name that looks like a huge index (fuzz_catalog's find): its
+  // words count to nine digits, never past an int.
+  nlohmann::json index = error_of(R"({"locale":"en","a[4444444444444":1e999})");
+  EXPECT_EQ(index["path"], "a[4444444444444");
+  EXPECT_NE(index["message"].get<std::string>().find("Entry 444444445"), std::string::npos) << index["message"];
 }
 
 TEST(HostileInput, WrongTypesNameTheField) {

@@ -30,8 +30,11 @@ constexpr Locale kL = Locale::en;  // catalog errors are for maintainers
 constexpr size_t kMaxCatalogBytes = 16 << 20;
 constexpr int kMaxDepth = 16;
 
-// A broken rule of the catalog, with where and what (for the maintainers).
-// The page's module reads only the catalog its build validated with this same
+// A broken rule of the catalog, with where and what (for the maintainers),
+// recorded as the parse's error (read/json_reader.h); where what follows
+// would act on the value that broke it, the function returns an empty value
+// at once, as the throw this replaced did, and the parse stops at its next
+// read_failed(). The page's module reads only the catalog its build validated with this same
 // code (tools/catalog_embed.cpp, every rule with its message): there a broken
 // rule is a broken build, its message is never read, and the module aborts
 // without building it, as its nlohmann aborts for JSON_NOEXCEPTION, carrying
@@ -40,7 +43,7 @@ constexpr int kMaxDepth = 16;
 #ifdef GPUPLAN_TRUSTED_CATALOG
 #define GPUPLAN_CATALOG_INVALID(path, what) (static_cast<void>(sizeof(path)), std::abort())
 #else
-[[noreturn]] void invalid(const std::string& path, const std::string& what) {
+void invalid(const std::string& path, const std::string& what) {
   fail(kL, "invalid_catalog", path, path + ": " + what);
 }
 #define GPUPLAN_CATALOG_INVALID(path, what) invalid(path, what)
@@ -48,13 +51,19 @@ constexpr int kMaxDepth = 16;
 
 std::string required_string(const Reader& r, std::string_view key) {
   auto v = r.string(key);
-  if (!v || v->empty()) GPUPLAN_CATALOG_INVALID(r.child_path(key), "required text is missing");
+  if (!v || v->empty()) {
+    GPUPLAN_CATALOG_INVALID(r.child_path(key), "required text is missing");
+    return {};
+  }
   return *v;
 }
 
 double required_number(const Reader& r, std::string_view key, double min, double max) {
   auto v = r.number(key, min, max);
-  if (!v) GPUPLAN_CATALOG_INVALID(r.child_path(key), "required number is missing");
+  if (!v) {
+    GPUPLAN_CATALOG_INVALID(r.child_path(key), "required number is missing");
+    return 0;
+  }
   return *v;
 }
 
@@ -67,11 +76,14 @@ std::vector<std::string> sources(const Reader& r, CatalogProfile profile) {
     if (auto one = r.string("source"); one && !one->empty()) return {*one};
     if (profile == CatalogProfile::page) return out;
     GPUPLAN_CATALOG_INVALID(r.child_path("sources"), "every entry needs its sources");
+    return out;
   }
   for (size_t i = 0; i < list->size(); ++i) {
     const auto& s = (*list)[i];
-    if (!s.is_string() || s.get<std::string>().empty())
+    if (!s.is_string() || s.get<std::string>().empty()) {
       GPUPLAN_CATALOG_INVALID(r.child_path("sources") + "[" + std::to_string(i) + "]", "a source must be non-empty text");
+      return out;
+    }
     out.push_back(s.get<std::string>());
   }
   if (out.empty()) GPUPLAN_CATALOG_INVALID(r.child_path("sources"), "every entry needs at least one source");
@@ -220,7 +232,10 @@ std::string required_currency(const Reader& r, std::string_view key) {
 // `max`: 1e5 per GPU-hour; a package's whole-period price (a year of an H100) goes higher.
 PriceRange price_range(const Reader& r, std::string_view key, double max = 1e5) {
   auto price = r.object(key);
-  if (!price) GPUPLAN_CATALOG_INVALID(r.child_path(key), "a price range {low, typical, high} is required");
+  if (!price) {
+    GPUPLAN_CATALOG_INVALID(r.child_path(key), "a price range {low, typical, high} is required");
+    return {};
+  }
   PriceRange out;
   out.low = required_number(*price, "low", 0, max);
   out.typical = required_number(*price, "typical", 0, max);
@@ -248,12 +263,16 @@ std::vector<std::string> device_names(const Reader& r) {
   std::vector<std::string> out;
   if (!r.json().contains("device_names")) return out;
   const auto* list = r.array("device_names");
-  if (!list || list->empty())
+  if (!list || list->empty()) {
     GPUPLAN_CATALOG_INVALID(r.child_path("device_names"), "a list of the names nvidia-smi prints for this card");
+    return out;
+  }
   for (size_t i = 0; i < list->size(); ++i) {
     const auto& s = (*list)[i];
-    if (!s.is_string() || s.get<std::string>().empty() || s.get<std::string>().size() > 100)
+    if (!s.is_string() || s.get<std::string>().empty() || s.get<std::string>().size() > 100) {
       GPUPLAN_CATALOG_INVALID(r.child_path("device_names") + "[" + std::to_string(i) + "]", "a device name is non-empty text of at most 100 characters");
+      return out;
+    }
     out.push_back(s.get<std::string>());
   }
   return out;
@@ -278,7 +297,10 @@ Gpu read_gpu(const Reader& r, CatalogProfile profile) {
   g.launch_year = r.integer("launch_year", 1990, 2100).value_or(0);
   g.memory_bytes = required_number(r, "memory_bytes", 1 << 30, 1e13);
   auto basis = r.choice("memory_basis", {"driver", "nominal"});
-  if (!basis) GPUPLAN_CATALOG_INVALID(r.child_path("memory_basis"), "say whether memory_bytes is the driver's figure or the nominal size");
+  if (!basis) {
+    GPUPLAN_CATALOG_INVALID(r.child_path("memory_basis"), "say whether memory_bytes is the driver's figure or the nominal size");
+    return g;
+  }
   g.memory_basis = *basis == 0 ? "driver" : "nominal";
   g.memory_bandwidth_bytes_per_s = required_number(r, "memory_bandwidth_gb_s", 1, 1e5) * 1e9;
   if (auto t = r.object("tflops")) {
@@ -312,6 +334,9 @@ Gpu read_gpu(const Reader& r, CatalogProfile profile) {
     g.purchase = pp;
   }
   g.sources = sources(r, profile);
+  // The checks below read the entry's JSON again, typed as the reads above
+  // found it (value("nvlink_gb_s", 0.0) of a string would abort).
+  if (read_failed()) return g;
   if (profile == CatalogProfile::full) {
     check_gpu_sources(r, g.sources);
     for (size_t i = 0; i < g.sources.size(); ++i) check_no_internal_file(g.sources[i], r.child_path("sources") + "[" + std::to_string(i) + "]");
@@ -325,11 +350,16 @@ bool full_date(const std::string& d) { return d.size() == 10; }
 
 void check_evidence(const Reader& r, Offer& o) {
   auto ev = r.object("evidence");
-  if (!ev)
+  if (!ev) {
     GPUPLAN_CATALOG_INVALID(r.child_path("evidence"),
                             "name the evidence for the confidence: platform_read, third_party_read, agreeing_notes or note");
+    return;
+  }
   auto kind = ev->spelled("kind", kEvidenceKindSpellings);
-  if (!kind) GPUPLAN_CATALOG_INVALID(ev->child_path("kind"), "platform_read, third_party_read, agreeing_notes or note");
+  if (!kind) {
+    GPUPLAN_CATALOG_INVALID(ev->child_path("kind"), "platform_read, third_party_read, agreeing_notes or note");
+    return;
+  }
   o.evidence = *kind;
   // What the source shows, as it shows it: a "from" price read as a list price is a floor.
   const std::string read = required_string(*ev, "read");
@@ -388,7 +418,10 @@ std::optional<CpuAllowance> read_cpu(const Reader& r, CatalogProfile profile) {
   if (!m) return std::nullopt;
   CpuAllowance a;
   a.vcpus_per_gpu = int(m->integer("vcpus_per_gpu", 1, 512).value_or(0));
-  if (a.vcpus_per_gpu <= 0) GPUPLAN_CATALOG_INVALID(m->child_path("vcpus_per_gpu"), "the vCPUs one card comes with (1 to 512) is required");
+  if (a.vcpus_per_gpu <= 0) {
+    GPUPLAN_CATALOG_INVALID(m->child_path("vcpus_per_gpu"), "the vCPUs one card comes with (1 to 512) is required");
+    return std::nullopt;
+  }
   if (profile == CatalogProfile::full) {
     a.as_of = required_date(*m, "as_of");
     a.source = required_string(*m, "source");
@@ -406,21 +439,28 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids, CatalogP
   if (!gpu_ids.count(o.gpu)) GPUPLAN_CATALOG_INVALID(r.child_path("gpu"), "unknown GPU \"" + o.gpu + "\"");
   if (auto b = r.spelled("billing", kBillingSpellings)) o.billing = *b;
   auto kind = r.spelled("price_kind", kPriceKindSpellings);
-  if (!kind)
+  if (!kind) {
     GPUPLAN_CATALOG_INVALID(r.child_path("price_kind"),
             "say what kind of price this is: list (the platform's price page or API), floor (the cheapest listing "
             "seen) or promo");
+    return o;
+  }
   o.price_kind = *kind;
   // A floor or a promotion is not what a user should expect: it carries no
   // typical price, so it can never stand as one.
   const bool typical_allowed = o.price_kind == PriceKind::list;
-  auto range = [&](std::string_view key, double max) {
+  auto range = [&](std::string_view key, double max) -> PriceRange {
     auto price = r.object(key);
-    if (!price) GPUPLAN_CATALOG_INVALID(r.child_path(key), "a price range {low, typical, high} is required");
+    if (!price) {
+      GPUPLAN_CATALOG_INVALID(r.child_path(key), "a price range {low, typical, high} is required");
+      return {};
+    }
     if (typical_allowed) return price_range(r, key, max);
-    if (price->json().contains("typical"))
+    if (price->json().contains("typical")) {
       GPUPLAN_CATALOG_INVALID(price->child_path("typical"), std::string("a ") + (o.price_kind == PriceKind::floor ? "floor" : "promo") +
                                                 " price is not a typical price: give low and high, leave typical out");
+      return {};
+    }
     PriceRange out;
     out.low = required_number(*price, "low", 0, max);
     out.high = required_number(*price, "high", 0, max);
@@ -435,7 +475,10 @@ Offer read_offer(const Reader& r, const std::set<std::string>& gpu_ids, CatalogP
   // to the rounding of the hourly figure (half a cent, or 0.5 %).
   if (r.json().contains("per_period")) {
     const double hours = package_period_hours(o.billing);
-    if (hours <= 0) GPUPLAN_CATALOG_INVALID(r.child_path("per_period"), "only a daily, weekly, monthly or yearly package has a period price");
+    if (hours <= 0) {
+      GPUPLAN_CATALOG_INVALID(r.child_path("per_period"), "only a daily, weekly, monthly or yearly package has a period price");
+      return o;
+    }
     PriceRange period = range("per_period", 1e9);
     auto agrees = [&](double per_period, double per_hour) {
       return std::fabs(per_period / hours - per_hour) <= std::max(0.005, 0.005 * per_hour);
@@ -483,7 +526,10 @@ void read_billing_rules(const Reader& r, Platform& p, CatalogProfile profile) {
         const auto& v = (*list)[i];
         const std::optional<Billing> pkg =
             v.is_string() ? value_of(kBillingSpellings, v.get<std::string>()) : std::nullopt;
-        if (!pkg || !is_package(*pkg)) GPUPLAN_CATALOG_INVALID(path, "a package is daily, weekly, monthly or yearly");
+        if (!pkg || !is_package(*pkg)) {
+          GPUPLAN_CATALOG_INVALID(path, "a package is daily, weekly, monthly or yearly");
+          return;
+        }
         rules.packages.push_back(*pkg);
       }
     p.disk_bills_after_release = b->boolean("disk_bills_after_release").value_or(false);
@@ -619,7 +665,10 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
   p.name.en = required_string(r, "name");
   p.name.zh = r.string("name_zh").value_or(p.name.en);
   auto kind = r.spelled("kind", kPlatformKindSpellings);
-  if (!kind) GPUPLAN_CATALOG_INVALID(r.child_path("kind"), "kind is required (cloud, marketplace, campus)");
+  if (!kind) {
+    GPUPLAN_CATALOG_INVALID(r.child_path("kind"), "kind is required (cloud, marketplace, campus)");
+    return p;
+  }
   p.kind = *kind;
   p.region = r.string("region").value_or("");
   p.currency = required_currency(r, "currency");
@@ -664,6 +713,7 @@ Platform read_platform(const Reader& r, const std::set<std::string>& gpu_ids, Ca
 // and VAE) are held beside it; a VAE's count is checked against its dimensions.
 void read_cnn_preset(const Reader& r, const Reader& arch, ModelSpec& m, CatalogProfile profile) {
   m.architecture = read_cnn_architecture(arch);
+  if (read_failed()) return;  // a partly read architecture is not expanded
   const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
   if (std::fabs(f.params - m.params) > 0.5)
     GPUPLAN_CATALOG_INVALID(r.child_path("params"), "the architecture has " + format_number(f.params) + " parameters, the entry says " +
@@ -695,7 +745,10 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   m.id = required_string(r, "id");
   m.name = r.string("name").value_or(m.id);
   auto kind = r.spelled("kind", kModelKindSpellings);
-  if (!kind) GPUPLAN_CATALOG_INVALID(r.child_path("kind"), "kind is required");
+  if (!kind) {
+    GPUPLAN_CATALOG_INVALID(r.child_path("kind"), "kind is required");
+    return m;
+  }
   m.kind = *kind;
   m.params = required_number(r, "params", 1e3, 1e14);
   if (m.kind == ModelKind::cnn) {
@@ -722,7 +775,10 @@ ModelSpec read_model(const Reader& r, CatalogProfile profile) {
   if (m.kind == ModelKind::vlm) {
     // The tower's count must be what its dimensions give (docs/vlm.md).
     auto vision = r.object("vision");
-    if (!vision) GPUPLAN_CATALOG_INVALID(r.child_path("vision"), "a vlm preset needs its vision tower's dimensions");
+    if (!vision) {
+      GPUPLAN_CATALOG_INVALID(r.child_path("vision"), "a vlm preset needs its vision tower's dimensions");
+      return m;
+    }
     const double given = required_number(*vision, "params", 1e3, 1e13);
     read_vision_tower(*vision, m);
     double projector = 0;
@@ -756,58 +812,65 @@ const ModelSpec* Catalog::find_model(std::string_view id) const {
 }
 
 Result<Catalog> parse_catalog(std::string_view json_text, CatalogProfile profile) {
-  try {
-    nlohmann::json root = parse_json_text(json_text, kL, kMaxCatalogBytes, kMaxDepth);
-    if (!root.is_object()) GPUPLAN_CATALOG_INVALID("", "the catalog must be a JSON object");
-    Reader r(root, "", kL);
-    Catalog c;
-    c.version = required_string(r, "version");
-    auto fx = r.object("fx");
-    if (!fx) GPUPLAN_CATALOG_INVALID("fx", "the exchange rate is required");
-    c.fx.cny_per_usd = required_number(*fx, "cny_per_usd", 1, 100);
-    c.fx.as_of = required_date(*fx, "as_of");
-    c.fx.source = required_string(*fx, "source");
-    // Rent or buy's default power price (a figure, so sourced like a price);
-    // the page's copy keeps the figure and drops its provenance prose.
-    auto power = r.object("electricity");
-    if (!power) GPUPLAN_CATALOG_INVALID("electricity", "the default electricity tariff {per_kwh, currency, as_of, source, confidence} is required");
-    c.electricity.per_kwh = required_number(*power, "per_kwh", 0.001, 100);
-    c.electricity.currency = required_currency(*power, "currency");
-    c.electricity.as_of = required_date(*power, "as_of");
-    c.electricity.source =
-        profile == CatalogProfile::full ? required_string(*power, "source") : power->string("source").value_or("");
-    c.electricity.confidence = required_confidence(*power);
-    c.electricity.note = power->string("note").value_or("");
-
-    std::set<std::string> gpu_ids, platform_ids, model_ids, device_name_keys;
-    const auto* gpus = r.array("gpus");
-    if (!gpus) GPUPLAN_CATALOG_INVALID("gpus", "the GPU list is required");
-    for (size_t i = 0; i < gpus->size(); ++i) {
-      Reader e = element(*gpus, i, "gpus", kL);
-      c.gpus.push_back(read_gpu(e, profile));
-      check_unique(gpu_ids, c.gpus.back().id, e.child_path("id"));
-      check_device_names(device_name_keys, c.gpus.back(), e.child_path("device_names"));
-    }
-    if (const auto* platforms = r.array("platforms")) {
-      for (size_t i = 0; i < platforms->size(); ++i) {
-        Reader e = element(*platforms, i, "platforms", kL);
-        c.platforms.push_back(read_platform(e, gpu_ids, profile));
-        check_unique(platform_ids, c.platforms.back().id, e.child_path("id"));
-      }
-    }
-    const auto* models = r.array("models");
-    if (!models) GPUPLAN_CATALOG_INVALID("models", "the model presets are required");
-    for (size_t i = 0; i < models->size(); ++i) {
-      Reader e = element(*models, i, "models", kL);
-      c.models.push_back(read_model(e, profile));
-      check_unique(model_ids, c.models.back().id, e.child_path("id"));
-    }
-    return c;
-  } catch (const InputError& e) {
-    return e.error;
-  } catch (const std::exception& e) {
-    return Error{"invalid_catalog", "", e.what()};
+  ReadErrors errors;
+  nlohmann::json root = parse_json_text(json_text, kL, kMaxCatalogBytes, kMaxDepth);
+  if (!errors.ok()) return errors.first();
+  if (!root.is_object()) {
+    GPUPLAN_CATALOG_INVALID("", "the catalog must be a JSON object");
+    return errors.first();
   }
+  Reader r(root, "", kL);
+  Catalog c;
+  c.version = required_string(r, "version");
+  auto fx = r.object("fx");
+  if (!fx) GPUPLAN_CATALOG_INVALID("fx", "the exchange rate is required");
+  if (!errors.ok()) return errors.first();
+  c.fx.cny_per_usd = required_number(*fx, "cny_per_usd", 1, 100);
+  c.fx.as_of = required_date(*fx, "as_of");
+  c.fx.source = required_string(*fx, "source");
+  // Rent or buy's default power price (a figure, so sourced like a price);
+  // the page's copy keeps the figure and drops its provenance prose.
+  auto power = r.object("electricity");
+  if (!power) GPUPLAN_CATALOG_INVALID("electricity", "the default electricity tariff {per_kwh, currency, as_of, source, confidence} is required");
+  if (!errors.ok()) return errors.first();
+  c.electricity.per_kwh = required_number(*power, "per_kwh", 0.001, 100);
+  c.electricity.currency = required_currency(*power, "currency");
+  c.electricity.as_of = required_date(*power, "as_of");
+  c.electricity.source =
+      profile == CatalogProfile::full ? required_string(*power, "source") : power->string("source").value_or("");
+  c.electricity.confidence = required_confidence(*power);
+  c.electricity.note = power->string("note").value_or("");
+
+  // Each entry is read only while the ones before it read in full: the
+  // checks across entries (unique ids, offers' GPUs) see only whole entries.
+  std::set<std::string> gpu_ids, platform_ids, model_ids, device_name_keys;
+  const auto* gpus = r.array("gpus");
+  if (!gpus) GPUPLAN_CATALOG_INVALID("gpus", "the GPU list is required");
+  if (!errors.ok()) return errors.first();
+  for (size_t i = 0; i < gpus->size() && errors.ok(); ++i) {
+    Reader e = element(*gpus, i, "gpus", kL);
+    c.gpus.push_back(read_gpu(e, profile));
+    check_unique(gpu_ids, c.gpus.back().id, e.child_path("id"));
+    check_device_names(device_name_keys, c.gpus.back(), e.child_path("device_names"));
+  }
+  if (const auto* platforms = r.array("platforms")) {
+    for (size_t i = 0; i < platforms->size() && errors.ok(); ++i) {
+      Reader e = element(*platforms, i, "platforms", kL);
+      c.platforms.push_back(read_platform(e, gpu_ids, profile));
+      check_unique(platform_ids, c.platforms.back().id, e.child_path("id"));
+    }
+  }
+  if (!errors.ok()) return errors.first();
+  const auto* models = r.array("models");
+  if (!models) GPUPLAN_CATALOG_INVALID("models", "the model presets are required");
+  if (!errors.ok()) return errors.first();
+  for (size_t i = 0; i < models->size() && errors.ok(); ++i) {
+    Reader e = element(*models, i, "models", kL);
+    c.models.push_back(read_model(e, profile));
+    check_unique(model_ids, c.models.back().id, e.child_path("id"));
+  }
+  if (!errors.ok()) return errors.first();
+  return c;
 }
 
 }  // namespace gpuplan

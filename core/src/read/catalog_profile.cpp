@@ -330,53 +330,51 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
   Result<Catalog> full = parse_catalog(full_json, CatalogProfile::full);
   if (!full.ok()) return full.error();
   if (profile == CatalogProfile::full) return std::string(full_json);
-  try {
-    nlohmann::json root = parse_json_text(full_json, Locale::en, full_json.size() + 1, 64);
-    if (root.contains("provenance"))
-      return Error{"invalid_catalog", "provenance", "provenance is written by the build, not by catalog/*.json"};
-    // Only arrays that are there: platforms[] is optional, and the cut adds nothing.
-    nlohmann::json empty = nlohmann::json::array();
-    nlohmann::json& gpus = root.contains("gpus") ? root["gpus"] : empty;
-    nlohmann::json& models = root.contains("models") ? root["models"] : empty;
-    nlohmann::json& platforms = root.contains("platforms") ? root["platforms"] : empty;
-    // GPUs: the page shows name, memory and the planner's figures, not the
-    // spec sheets behind them or the maintainers' caveats.
-    erase_each(gpus, {"sources", "notes"});
-    // A card's purchase price: rent or buy shows its source as a label, like an offer's.
-    for (auto& gpu : gpus)
-      if (gpu.is_object() && gpu.contains("purchase")) shorten_source(gpu["purchase"], "source");
-    // Model presets: dimensions only (no sources), and untied embeddings
-    // left to their default: every reader takes an absent tied_embeddings as
-    // false (catalog.cpp; the page's verify_script.ts reads `=== true`).
-    erase_each(models, {"sources"});
-    erase_default(models, "tied_embeddings", false);
-    for (auto& model : models)
-      if (model.is_object() && model.contains("frozen_components")) erase_each(model["frozen_components"], {"sources"});
-    // The electricity tariff: the figure rent or buy and the lab's cards use,
-    // its source as the label a plan on the lab's cards names (plan.stages[].electricity),
-    // without its note (`gpuplan catalog` has it).
-    if (root.contains("electricity") && root["electricity"].is_object()) {
-      shorten_source(root["electricity"], "source");
-      root["electricity"].erase("note");
-    }
-    for (auto& platform : platforms)
-      if (platform.is_object()) cut_platform(platform);
-    // Scenarios: their sources as the citation the page shows of each
-    // (views/scenario.ts; page_citation above).
-    if (root.contains("scenarios") && root["scenarios"].is_array())
-      for (auto& scenario : root["scenarios"])
-        if (scenario.is_object() && scenario.contains("sources") && scenario["sources"].is_array())
-          for (auto& source : scenario["sources"])
-            if (source.is_string()) source = page_citation(source.get<std::string>());
-    root["provenance"] = "page";
-    std::string text = root.dump();
-    // The cut copy must read under its own profile.
-    Result<Catalog> cut = parse_catalog(text, CatalogProfile::page);
-    if (!cut.ok()) return cut.error();
-    return text;
-  } catch (const InputError& e) {
-    return e.error;
+  ReadErrors errors;
+  nlohmann::json root = parse_json_text(full_json, Locale::en, full_json.size() + 1, 64);
+  if (!errors.ok()) return errors.first();
+  if (root.contains("provenance"))
+    return Error{"invalid_catalog", "provenance", "provenance is written by the build, not by catalog/*.json"};
+  // Only arrays that are there: platforms[] is optional, and the cut adds nothing.
+  nlohmann::json empty = nlohmann::json::array();
+  nlohmann::json& gpus = root.contains("gpus") ? root["gpus"] : empty;
+  nlohmann::json& models = root.contains("models") ? root["models"] : empty;
+  nlohmann::json& platforms = root.contains("platforms") ? root["platforms"] : empty;
+  // GPUs: the page shows name, memory and the planner's figures, not the
+  // spec sheets behind them or the maintainers' caveats.
+  erase_each(gpus, {"sources", "notes"});
+  // A card's purchase price: rent or buy shows its source as a label, like an offer's.
+  for (auto& gpu : gpus)
+    if (gpu.is_object() && gpu.contains("purchase")) shorten_source(gpu["purchase"], "source");
+  // Model presets: dimensions only (no sources), and untied embeddings
+  // left to their default: every reader takes an absent tied_embeddings as
+  // false (catalog.cpp; the page's verify_script.ts reads `=== true`).
+  erase_each(models, {"sources"});
+  erase_default(models, "tied_embeddings", false);
+  for (auto& model : models)
+    if (model.is_object() && model.contains("frozen_components")) erase_each(model["frozen_components"], {"sources"});
+  // The electricity tariff: the figure rent or buy and the lab's cards use,
+  // its source as the label a plan on the lab's cards names (plan.stages[].electricity),
+  // without its note (`gpuplan catalog` has it).
+  if (root.contains("electricity") && root["electricity"].is_object()) {
+    shorten_source(root["electricity"], "source");
+    root["electricity"].erase("note");
   }
+  for (auto& platform : platforms)
+    if (platform.is_object()) cut_platform(platform);
+  // Scenarios: their sources as the citation the page shows of each
+  // (views/scenario.ts; page_citation above).
+  if (root.contains("scenarios") && root["scenarios"].is_array())
+    for (auto& scenario : root["scenarios"])
+      if (scenario.is_object() && scenario.contains("sources") && scenario["sources"].is_array())
+        for (auto& source : scenario["sources"])
+          if (source.is_string()) source = page_citation(source.get<std::string>());
+  root["provenance"] = "page";
+  std::string text = root.dump();
+  // The cut copy must read under its own profile.
+  Result<Catalog> cut = parse_catalog(text, CatalogProfile::page);
+  if (!cut.ok()) return cut.error();
+  return text;
 }
 
 }  // namespace gpuplan

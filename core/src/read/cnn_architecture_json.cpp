@@ -9,27 +9,37 @@
 namespace gpuplan {
 namespace {
 
-// Where the architecture comes from decides how a bad field is reported.
+// Where the architecture comes from decides how a bad field is reported. The
+// caller returns after invalid(), and the architecture's reader checks
+// read_failed() before acting on what it read (json_reader.h).
 struct Context {
   ArchitectureSource source;
   Locale locale;
 
-  [[noreturn]] void invalid(const std::string& path, const std::string& what) const {
+  void invalid(const std::string& path, const std::string& what) const {
     if (source == ArchitectureSource::request)
       fail(locale, "inconsistent", path, message(locale, "inconsistent", {field_words(locale, path), message(locale, "why.architecture", {what})}));
-    fail(Locale::en, "invalid_catalog", path, path + ": " + what);
+    else
+      fail(Locale::en, "invalid_catalog", path, path + ": " + what);
   }
 };
 
+// 0 when missing: the error.
 int required_int(const Context& c, const Reader& r, std::string_view key, int min, int max) {
   auto v = r.integer(key, min, max);
-  if (!v) c.invalid(r.child_path(key), "required integer is missing");
+  if (!v) {
+    c.invalid(r.child_path(key), "required integer is missing");
+    return 0;
+  }
   return *v;
 }
 
 double required_number(const Context& c, const Reader& r, std::string_view key, double min, double max) {
   auto v = r.number(key, min, max);
-  if (!v) c.invalid(r.child_path(key), "required number is missing");
+  if (!v) {
+    c.invalid(r.child_path(key), "required number is missing");
+    return 0;
+  }
   return *v;
 }
 
@@ -42,8 +52,10 @@ std::vector<int> int_list(const Context& c, const Reader& r, std::string_view ke
     if (required) c.invalid(r.child_path(key), "a list of integers is required");
     return out;
   }
-  if (list->empty() || list->size() > max_len)
+  if (list->empty() || list->size() > max_len) {
     c.invalid(r.child_path(key), "between 1 and " + std::to_string(max_len) + " entries are required");
+    return out;
+  }
   for (size_t i = 0; i < list->size(); ++i) {
     const auto& v = (*list)[i];
     std::string path = r.child_path(key) + "[" + std::to_string(i) + "]";
@@ -54,8 +66,12 @@ std::vector<int> int_list(const Context& c, const Reader& r, std::string_view ke
       n = v.get<long long>();
     } else {
       c.invalid(path, "an integer is required");
+      return {};
     }
-    if (n < min || n > max) c.invalid(path, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+    if (n < min || n > max) {
+      c.invalid(path, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+      return {};
+    }
     out.push_back(int(n));
   }
   return out;
@@ -90,16 +106,16 @@ void read_resnet(const Context& c, const Reader& r, CnnArchitecture& a) {
   if (auto b = r.choice("block", {"bottleneck", "basic"})) a.expansion = *b == 0 ? 4 : 1;
   a.replace_stride_with_dilation = int_list(c, r, "replace_stride_with_dilation", 0, 1, 7, false);
   if (!a.replace_stride_with_dilation.empty() && a.replace_stride_with_dilation.size() + 1 != a.stage_blocks.size())
-    c.invalid(r.child_path("replace_stride_with_dilation"), "one entry per stage after the first is required");
+    return c.invalid(r.child_path("replace_stride_with_dilation"), "one entry per stage after the first is required");
   if (a.expansion == 1)
     for (int d : a.replace_stride_with_dilation)
-      if (d) c.invalid(r.child_path("replace_stride_with_dilation"), "basic blocks do not support dilation (torchvision)");
+      if (d) return c.invalid(r.child_path("replace_stride_with_dilation"), "basic blocks do not support dilation (torchvision)");
 }
 
 // The AutoencoderKL that maps images to latents (SD, SDXL, FLUX).
 void read_vae(const Context& c, const Reader& r, CnnArchitecture& a) {
   auto vae = r.object("vae", kVaeFields);
-  if (!vae) c.invalid(r.child_path("vae"), "the VAE's block_out_channels are required (image size = latent x 2^(levels-1))");
+  if (!vae) return c.invalid(r.child_path("vae"), "the VAE's block_out_channels are required (image size = latent x 2^(levels-1))");
   a.vae_channels = int_list(c, *vae, "block_out_channels", 1, 4096, 8, true);
   a.vae_layers_per_block = vae->integer("layers_per_block", 1, 16).value_or(2);
   a.vae_quant_conv = vae->boolean("quant_conv").value_or(true);
@@ -112,16 +128,18 @@ void read_sd_unet(const Context& c, const Reader& r, CnnArchitecture& a) {
   a.num_res_blocks = required_int(c, r, "num_res_blocks", 1, 16);
   a.transformer_depth = int_list(c, r, "transformer_depth", 0, 64, 8, true);
   if (a.transformer_depth.size() != a.channel_mult.size())
-    c.invalid(r.child_path("transformer_depth"), "one entry per level of channel_mult is required");
+    return c.invalid(r.child_path("transformer_depth"), "one entry per level of channel_mult is required");
   a.mid_transformer_depth = required_int(c, r, "mid_transformer_depth", 0, 64);
   a.num_heads = r.integer("num_heads", 1, 256).value_or(0);
   a.head_channels = r.integer("head_channels", 1, 4096).value_or(0);
+  // Checked before the division below, which a failed read of either would make by 0.
   if ((a.num_heads > 0) == (a.head_channels > 0))
-    c.invalid(r.child_path("num_heads"), "exactly one of num_heads and head_channels is required");
+    return c.invalid(r.child_path("num_heads"), "exactly one of num_heads and head_channels is required");
   for (size_t i = 0; i < a.channel_mult.size(); ++i) {
     const int channels = a.model_channels * a.channel_mult[i];
     const int by = a.num_heads > 0 ? a.num_heads : a.head_channels;
-    if (channels % by != 0) c.invalid(r.child_path("channel_mult") + "[" + std::to_string(i) + "]", "channels not divisible into heads");
+    if (channels % by != 0)
+      return c.invalid(r.child_path("channel_mult") + "[" + std::to_string(i) + "]", "channels not divisible into heads");
   }
   a.context_dim = required_int(c, r, "context_dim", 1, 16384);
   a.context_tokens = r.integer("context_tokens", 1, 4096).value_or(77);
@@ -164,7 +182,10 @@ CnnArchitecture read_cnn_architecture(const Reader& r, ArchitectureSource source
   const Context c{source, r.locale()};
   CnnArchitecture a;
   auto family = r.choice("family", {"resnet", "deeplabv3", "yolov8", "sd-unet", "flux"});
-  if (!family) c.invalid(r.child_path("family"), "family is required (resnet, deeplabv3, yolov8, sd-unet, flux)");
+  if (!family) {
+    c.invalid(r.child_path("family"), "family is required (resnet, deeplabv3, yolov8, sd-unet, flux)");
+    return a;
+  }
   switch (*family) {
     case 0:
       a.family = CnnFamily::resnet;

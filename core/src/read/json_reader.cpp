@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -273,12 +274,27 @@ Locale sniff_locale(std::string_view text) {
   return found;
 }
 
+namespace {
+
+// The innermost ReadErrors alive on this thread: the parse in progress.
+thread_local ReadErrors* current_errors = nullptr;
+
+}  // namespace
+
+ReadErrors::ReadErrors() : outer_(current_errors) { current_errors = this; }
+ReadErrors::~ReadErrors() { current_errors = outer_; }
+
+bool read_failed() { return current_errors && !current_errors->ok(); }
+
 void fail(Locale locale, std::string code, std::string path, std::string text) {
+  // A read outside any parse is a bug with nowhere to report to.
+  if (!current_errors) std::abort();
+  if (!current_errors->ok()) return;
   // A request's message opens with the field's words (text/field_words.h): a
   // capital in English. A catalog's opens with its path, as written.
   if (locale == Locale::en && !text.empty() && text[0] >= 'a' && text[0] <= 'z' && (path.empty() || text.rfind(path, 0) != 0))
     text[0] = char(text[0] - 'a' + 'A');
-  throw InputError{Error{std::move(code), std::move(path), std::move(text)}};
+  current_errors->record(Error{std::move(code), std::move(path), std::move(text)});
 }
 
 std::string describe(const nlohmann::json& value) {
@@ -288,8 +304,10 @@ std::string describe(const nlohmann::json& value) {
 }
 
 nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_bytes, int max_depth) {
-  if (text.size() > max_bytes)
+  if (text.size() > max_bytes) {
     fail(locale, "too_large", "", message(locale, "too_large", {format_number(double(text.size())), format_number(double(max_bytes))}));
+    return nullptr;
+  }
   // Depth pre-scan: brackets outside strings. Cheap, linear, and keeps a
   // 200 000-deep array from ever reaching the parser.
   int depth = 0;
@@ -306,9 +324,12 @@ nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_
       // would be ignored. No JSON text holds one (inside a string it must be
       // escaped), so it is where the text stops being JSON.
       fail(locale, "invalid_json", "", message(locale, "invalid_json", {message(locale, "at_byte", {std::to_string(i)})}));
+      return nullptr;
     } else if (c == '[' || c == '{') {
-      if (++depth > max_depth)
+      if (++depth > max_depth) {
         fail(locale, "too_deep", "", message(locale, "too_deep", {std::to_string(max_depth)}));
+        return nullptr;
+      }
     } else if (c == ']' || c == '}') {
       --depth;
     }
@@ -319,8 +340,10 @@ nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_
     if (builder.number_overflow) {
       std::string p = builder.path();
       fail(locale, "out_of_range", p, message(locale, "out_of_range", {field_words(locale, p), "-1.8e308", "1.8e308", cut_text(builder.overflow_token)}));
+      return nullptr;
     }
     fail(locale, "invalid_json", "", message(locale, "invalid_json", {message(locale, "at_byte", {std::to_string(builder.error_byte)})}));
+    return nullptr;
   }
   return parsed;
 }
@@ -334,29 +357,36 @@ Reader::Reader(const nlohmann::json& object, std::string path, Locale locale, Fi
 }
 
 void Reader::reject_unknown() const {
-  if (!object_->is_object()) return;
+  if (read_failed() || !object_->is_object()) return;
   for (auto it = object_->begin(); it != object_->end(); ++it) {
     const std::string& key = it.key();
     if (std::find(fields_.begin(), fields_.end(), key) != fields_.end()) continue;
     // The name as written (cut when absurdly long), and the closest known one.
     const std::string p = child_path(cut_text(key));
     const std::string_view near = closest_name(key, fields_);
-    if (!near.empty())
+    if (!near.empty()) {
       fail(locale_, "unknown_field", p,
            message(locale_, "unknown_field", {words(cut_text(key)), message(locale_, "unknown_field.near", {std::string(near), words(near)})}));
+      return;
+    }
     std::string list;
     for (std::string_view k : fields_) list += (list.empty() ? "" : ", ") + std::string(k);
     fail(locale_, "unknown_field", p,
          message(locale_, list.empty() ? "unknown_field.none" : "unknown_field.list", {words(cut_text(key)), list}));
+    return;
   }
 }
 
 const nlohmann::json* Reader::get(std::string_view key) const {
+  // After the parse's first error nothing is read: every field is absent.
+  if (read_failed()) return nullptr;
   // A strict view reads only what its table declares: a read of anything else
   // is a parser that forgot its table line (docs/api.md, "Strict input").
-  if (strict_ && std::find(fields_.begin(), fields_.end(), key) == fields_.end())
+  if (strict_ && std::find(fields_.begin(), fields_.end(), key) == fields_.end()) {
     fail(locale_, "internal", child_path(key),
          message(locale_, "internal", {std::string(key) + " is read but missing from its field table"}));
+    return nullptr;
+  }
   auto it = object_->find(key);
   if (it == object_->end() || it->is_null()) return nullptr;
   return &*it;
@@ -384,7 +414,10 @@ std::optional<Reader> Reader::object(std::string_view key) const { return object
 std::optional<Reader> Reader::object(std::string_view key, FieldNames fields) const {
   const auto* v = get(key);
   if (!v) return std::nullopt;
-  if (!v->is_object()) wrong_type(key, "type.object", *v);
+  if (!v->is_object()) {
+    wrong_type(key, "type.object", *v);
+    return std::nullopt;
+  }
   if (strict_) return Reader(*v, child_path(key), locale_, fields);
   return Reader(*v, child_path(key), locale_);
 }
@@ -392,27 +425,37 @@ std::optional<Reader> Reader::object(std::string_view key, FieldNames fields) co
 std::optional<std::string> Reader::string(std::string_view key) const {
   const auto* v = get(key);
   if (!v) return std::nullopt;
-  if (!v->is_string()) wrong_type(key, "type.string", *v);
+  if (!v->is_string()) {
+    wrong_type(key, "type.string", *v);
+    return std::nullopt;
+  }
   return v->get<std::string>();
 }
 
 std::optional<bool> Reader::boolean(std::string_view key) const {
   const auto* v = get(key);
   if (!v) return std::nullopt;
-  if (!v->is_boolean()) wrong_type(key, "type.boolean", *v);
+  if (!v->is_boolean()) {
+    wrong_type(key, "type.boolean", *v);
+    return std::nullopt;
+  }
   return v->get<bool>();
 }
 
 std::optional<double> Reader::number(std::string_view key, double min, double max) const {
   const auto* v = get(key);
   if (!v) return std::nullopt;
-  if (!v->is_number()) wrong_type(key, "type.number", *v);
+  if (!v->is_number()) {
+    wrong_type(key, "type.number", *v);
+    return std::nullopt;
+  }
   double x = v->get<double>();
   if (!std::isfinite(x) || x < min || x > max) {
     std::string p = child_path(key);
     fail(locale_, "out_of_range", p,
          message(locale_, "out_of_range", {words(key), field_amount(locale_, p, min), field_amount(locale_, p, max),
                                            field_has_unit(p) && std::isfinite(x) ? field_amount(locale_, p, x) : describe(*v)}));
+    return std::nullopt;
   }
   return x;
 }
@@ -420,14 +463,21 @@ std::optional<double> Reader::number(std::string_view key, double min, double ma
 std::optional<int> Reader::integer(std::string_view key, int64_t min, int64_t max) const {
   const auto* v = get(key);
   if (!v) return std::nullopt;
-  if (!v->is_number()) wrong_type(key, "type.integer", *v);
+  if (!v->is_number()) {
+    wrong_type(key, "type.integer", *v);
+    return std::nullopt;
+  }
   double x = v->get<double>();
   std::string p = child_path(key);
-  if (!std::isfinite(x) || x != std::floor(x))
+  if (!std::isfinite(x) || x != std::floor(x)) {
     fail(locale_, "not_integer", p, message(locale_, "not_integer", {words(key), describe(*v)}));
-  if (x < double(min) || x > double(max))
+    return std::nullopt;
+  }
+  if (x < double(min) || x > double(max)) {
     fail(locale_, "out_of_range", p,
          message(locale_, "out_of_range", {words(key), format_number(double(min)), format_number(double(max)), describe(*v)}));
+    return std::nullopt;
+  }
   return static_cast<int>(x);
 }
 
@@ -442,6 +492,7 @@ std::optional<size_t> Reader::choice(std::string_view key, std::initializer_list
   std::string list;
   for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
   unknown_value(key, list);
+  return std::nullopt;
 }
 
 void Reader::unknown_value(std::string_view key, const std::string& allowed) const {
@@ -452,7 +503,10 @@ void Reader::unknown_value(std::string_view key, const std::string& allowed) con
 const nlohmann::json* Reader::array(std::string_view key) const {
   const auto* v = get(key);
   if (!v) return nullptr;
-  if (!v->is_array()) wrong_type(key, "type.array", *v);
+  if (!v->is_array()) {
+    wrong_type(key, "type.array", *v);
+    return nullptr;
+  }
   return v;
 }
 
@@ -462,6 +516,7 @@ const nlohmann::json* Reader::array(std::string_view key, size_t max_items) cons
     std::string p = child_path(key);
     fail(locale_, "out_of_range", p,
          message(locale_, "out_of_range.items", {words(key), std::to_string(max_items), std::to_string(v->size())}));
+    return nullptr;
   }
   return v;
 }
@@ -471,9 +526,13 @@ namespace {
 const nlohmann::json& element_object(const nlohmann::json& array, const std::string& path, size_t index, Locale locale,
                                      bool strict) {
   const auto& v = array[index];
-  if (!v.is_object())
+  if (!v.is_object()) {
     fail(locale, "wrong_type", path,
          message(locale, "wrong_type", {strict ? field_words(locale, path) : path, message(locale, "type.object"), describe(v)}));
+    // What the caller reads on, finding nothing, until it checks read_failed().
+    static const nlohmann::json empty = nlohmann::json::object();
+    return empty;
+  }
   return v;
 }
 

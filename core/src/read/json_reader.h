@@ -1,6 +1,6 @@
-// Typed, path-aware reads from parsed JSON. Each failed read throws an
-// InputError that carries the field's path and a localized message; the public
-// parse functions catch it and return it as a value.
+// Typed, path-aware reads from parsed JSON. A failed read records its error,
+// with the field's path and a localized message, in the parse's ReadErrors and
+// returns; the public parse functions return the first one as a value.
 #pragma once
 
 #include <cstdint>
@@ -20,17 +20,47 @@
 
 namespace gpuplan {
 
-struct InputError {
-  Error error;
+// The first error of one parse (a request, a catalog), kept as JsonWriter
+// keeps its first failure (text/json_writer.h): read/ is compiled without
+// exceptions like the rest of the core (core/CMakeLists.txt), so a failed read
+// records its error here and returns, every Reader accessor answers "absent"
+// from then on, and the parse function returns first() once its reads stop.
+// One lives on the stack of each parse function and is the thread's sink while
+// it lives (the innermost, when one parse runs inside another), so that fail()
+// and its callers need not carry it.
+class ReadErrors {
+ public:
+  ReadErrors();
+  ~ReadErrors();
+  ReadErrors(const ReadErrors&) = delete;
+  ReadErrors& operator=(const ReadErrors&) = delete;
+
+  bool ok() const { return !first_; }
+  const Error& first() const { return *first_; }
+  void record(Error e) {
+    if (!first_) first_ = std::move(e);
+  }
+
+ private:
+  std::optional<Error> first_;
+  ReadErrors* outer_;
 };
 
-[[noreturn]] void fail(Locale locale, std::string code, std::string path, std::string text);
+// Whether the parse in progress has failed: code that reads on after a fail()
+// must not act on what it read (a preset not found, a field left empty).
+bool read_failed();
+
+// Records the error in the parse's ReadErrors (a capital first in English);
+// the caller returns. A later error of the same parse is dropped: the first
+// is the one a reader stopped at when this threw.
+void fail(Locale locale, std::string code, std::string path, std::string text);
 
 // The value as a short JSON snippet for messages (strings quoted, long values cut).
 std::string describe(const nlohmann::json& value);
 
 // Parses text with limits on size and nesting depth checked before parsing, so
 // hostile input fails fast with a clear error instead of exhausting the stack.
+// After a failure, null.
 nlohmann::json parse_json_text(std::string_view text, Locale locale, size_t max_bytes, int max_depth);
 
 // The names one JSON object of the request may hold (docs/api.md, "Strict
@@ -52,7 +82,8 @@ Locale sniff_locale(std::string_view text);
 // a bug reported as `internal`, so a field cannot be parsed without being
 // known. A strict view's child objects are strict too: object(key, names)
 // gives the child its table; object(key) gives it none, so any member it
-// holds is unknown.
+// holds is unknown. Once the parse has failed (read_failed()), every accessor
+// returns absent (nullopt, nullptr, false) without reading.
 class Reader {
  public:
   Reader(const nlohmann::json& object, std::string path, Locale locale);
@@ -89,6 +120,7 @@ class Reader {
     std::string list;
     for (const auto& t : table) list += (list.empty() ? "" : ", ") + std::string(t.name);
     unknown_value(key, list);
+    return std::nullopt;
   }
   const nlohmann::json* array(std::string_view key) const;
   // An array of at most max_items entries; a longer one is `out_of_range` at
@@ -101,8 +133,8 @@ class Reader {
  private:
   const nlohmann::json* get(std::string_view key) const;
   void reject_unknown() const;
-  [[noreturn]] void wrong_type(std::string_view key, const char* type_code, const nlohmann::json& got) const;
-  [[noreturn]] void unknown_value(std::string_view key, const std::string& allowed) const;
+  void wrong_type(std::string_view key, const char* type_code, const nlohmann::json& got) const;
+  void unknown_value(std::string_view key, const std::string& allowed) const;
 
   const nlohmann::json* object_;
   std::string path_;
@@ -113,7 +145,8 @@ class Reader {
 };
 
 // Reader for an element of an array, path "parent[i]"; the element must be an
-// object. With `fields`, a strict view of it.
+// object (one that is not is the error, and the Reader views an empty object).
+// With `fields`, a strict view of it.
 Reader element(const nlohmann::json& array, size_t index, const std::string& array_path, Locale locale);
 Reader element(const nlohmann::json& array, size_t index, const std::string& array_path, Locale locale,
                FieldNames fields);

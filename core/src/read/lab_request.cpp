@@ -29,6 +29,7 @@ std::string text(const Reader& r, std::string_view key, size_t max_bytes) {
     fail(l, "out_of_range", p,
          message(l, "out_of_range", {field_words(l, p), "0", std::to_string(max_bytes) + (l == Locale::en ? " bytes" : " 字节"),
                                      std::to_string(s.size())}));
+    return {};
   }
   return s;
 }
@@ -38,15 +39,16 @@ std::string currency_of(const Reader& r, const std::string& fallback) {
   return r.json()["currency"].get<std::string>();
 }
 
-const Gpu& gpu_of(const Reader& r, const Catalog& catalog) {
+// The card's id, once the catalog knows it (empty when it does not: the error).
+std::string gpu_of(const Reader& r, const Catalog& catalog) {
   const std::string id = r.string("gpu").value_or("");
-  const Gpu* g = catalog.find_gpu(id);
-  if (!g) {
+  if (!catalog.find_gpu(id)) {
     Locale l = r.locale();
     std::string p = r.child_path("gpu");
     fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {field_words(l, p), describe(r.json().value("gpu", nlohmann::json()))}));
+    return {};
   }
-  return *g;
+  return id;
 }
 
 // The cards as a platform: cards per machine as the machine size, joined
@@ -69,7 +71,7 @@ Platform lab_platform(const LabGpus& g) {
 LabGpus read_lab_gpus(const Reader& r, const Catalog& catalog) {
   Locale l = r.locale();
   LabGpus g;
-  g.gpu = gpu_of(r, catalog).id;
+  g.gpu = gpu_of(r, catalog);
   if (auto v = r.integer("count", 1, kMaxGpus)) g.count = *v;
   if (auto v = r.integer("machines", 1, kMaxGpus)) g.machines = *v;
   if (g.machines > g.count || g.count % g.machines != 0) {
@@ -79,6 +81,7 @@ LabGpus read_lab_gpus(const Reader& r, const Catalog& catalog) {
                  {field_words(l, p), why(l, "卡数 " + std::to_string(g.count) + " 应能平均分到 " + std::to_string(g.machines) + " 台机器上",
                          std::to_string(g.count) + " cards must spread evenly over " + std::to_string(g.machines) +
                              " machines")}));
+    return g;
   }
   if (auto v = r.number("wait_hours", 0, 24 * 3650)) g.wait_hours = *v;
   if (auto v = r.number("hours_per_week", 1, 168)) g.hours_per_week = *v;
@@ -96,9 +99,10 @@ UserPrice read_quote(const Reader& r, const Catalog& catalog, std::string platfo
       std::string p = r.child_path("platform");
       fail(l, "unknown_platform", p,
            message(l, "unknown_platform", {field_words(l, p), describe(r.json().value("platform", nlohmann::json()))}));
+      return up;
     }
   }
-  up.gpu = gpu_of(r, catalog).id;
+  up.gpu = gpu_of(r, catalog);
   if (auto v = r.number("per_gpu_hour", 0, 1e6)) up.per_gpu_hour = *v;
   up.currency = currency_of(r, currency);
   if (auto v = r.spelled("billing", kBillingSpellings)) up.billing = *v;
@@ -120,13 +124,15 @@ void read_lab(const Reader& r, const Reader& root, Request& q, const Catalog& ca
     for (size_t i = 0; i < models->size(); ++i) {
       const auto& id = (*models)[i];
       std::string p = r.child_path("models") + "[" + std::to_string(i) + "]";
-      if (!id.is_string() || !catalog.find_model(id.get<std::string>()))
+      if (!id.is_string() || !catalog.find_model(id.get<std::string>())) {
         fail(l, "unknown_preset", p, message(l, "unknown_preset", {field_words(l, p), describe(id)}));
+        return;
+      }
       lab.models.push_back(id.get<std::string>());
     }
   }
   if (const auto* gpus = r.array("gpus", kMaxLabGpuGroups))
-    for (size_t i = 0; i < gpus->size(); ++i)
+    for (size_t i = 0; i < gpus->size() && !read_failed(); ++i)
       lab.gpus.push_back(read_lab_gpus(element(*gpus, i, r.child_path("gpus"), l, kLabGpuFields), catalog));
   std::vector<UserPrice> quotes;
   if (auto c = r.object("campus", kLabCampusFields)) {
@@ -136,18 +142,19 @@ void read_lab(const Reader& r, const Reader& root, Request& q, const Catalog& ca
     if (auto v = c->number("max_hours", 0.1, 24 * 3650)) campus.max_hours = *v;
     const std::string currency = currency_of(*c, "CNY");
     if (const auto* prices = c->array("prices", kMaxPrices))
-      for (size_t i = 0; i < prices->size(); ++i)
+      for (size_t i = 0; i < prices->size() && !read_failed(); ++i)
         quotes.push_back(read_quote(element(*prices, i, c->child_path("prices"), l, kCampusPriceFields), catalog,
                                     "campus", currency));
     lab.campus = campus;
   }
   if (const auto* prices = r.array("prices", kMaxPrices))
-    for (size_t i = 0; i < prices->size(); ++i) {
+    for (size_t i = 0; i < prices->size() && !read_failed(); ++i) {
       Reader pr = element(*prices, i, r.child_path("prices"), l, kLabPriceFields);
-      if (!pr.has("platform")) {
+      if (!pr.has("platform") && !read_failed()) {
         std::string p = pr.child_path("platform");
         fail(l, "missing_field", p,
              message(l, "missing_field", {field_words(l, p), why(l, "报价要说明是哪个平台的", "a quote names its platform")}));
+        return;
       }
       quotes.push_back(read_quote(pr, catalog, "", "CNY"));
     }
@@ -155,6 +162,7 @@ void read_lab(const Reader& r, const Reader& root, Request& q, const Catalog& ca
     std::string p = r.child_path("prices");
     fail(l, "out_of_range", p,
          message(l, "out_of_range.items", {field_words(l, p), std::to_string(kMaxPrices), std::to_string(q.prices.size() + quotes.size())}));
+    return;
   }
   // A lab quote is dated by the settings it was written in.
   for (UserPrice& up : quotes) up.as_of = lab.written;

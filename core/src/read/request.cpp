@@ -80,9 +80,13 @@ void read_cnn_description(const Reader& r, ModelSpec& m) {
   const std::optional<int> reference_size = r.integer("reference_image_size", 8, 16384);
   // Fields in docs/memory-model.md.
   if (auto arch = r.object("architecture", cnn_architecture_fields(r.json()))) {
-    if (m.kind != ModelKind::cnn)
+    if (m.kind != ModelKind::cnn) {
       fail_inconsistent(l, r.child_path("architecture"), message(l, "why.architecture_kind"));
+      return;
+    }
     m.architecture = read_cnn_architecture(*arch, ArchitectureSource::request);
+    // A partly read architecture is not expanded (a head count of 0 divides).
+    if (read_failed()) return;
     if (reference_size) m.reference_image_size = *reference_size;
     const CnnFootprint f = expand_cnn(m.architecture, m.reference_image_size, CnnPass{});
     if (!r.has("params")) m.params = f.params;
@@ -107,9 +111,11 @@ void read_cnn_description(const Reader& r, ModelSpec& m) {
 // A CNN needs its parameter count and its measured activation figure.
 void check_cnn_description(const Reader& r, const ModelSpec& m) {
   Locale l = r.locale();
-  if (m.params <= 0)
+  if (m.params <= 0) {
     fail(l, "missing_field", r.child_path("params"),
          message(l, "missing_field", {r.words("params"), message(l, "why.model_needs_dims")}));
+    return;
+  }
   if (m.activation_bytes_per_sample <= 0)
     fail(l, "missing_field", r.child_path("activation_bytes_per_sample"),
          message(l, "missing_field", {r.words("activation_bytes_per_sample"), message(l, "why.cnn_needs_activation")}));
@@ -126,6 +132,7 @@ void check_transformer_dimensions(const Reader& r, ModelSpec& m, bool gated_give
     if (values[i] <= 0) {
       std::string p = r.child_path(required[i]);
       fail(l, "missing_field", p, message(l, "missing_field", {field_words(l, p), message(l, "why.model_needs_dims")}));
+      return;  // the checks below divide by these
     }
   }
   if (m.ffn == 0) m.ffn = 4 * m.hidden;
@@ -133,18 +140,18 @@ void check_transformer_dimensions(const Reader& r, ModelSpec& m, bool gated_give
   // published parameter count (3 matrices gated, 2 plain; gpuplan/model_arithmetic.h).
   if (!gated_given && !r.string("preset")) m.gated_mlp = implied_mlp_matrices(m) > 2.5;
   if (m.hidden % m.heads != 0)
-    fail_inconsistent(l, r.child_path("heads"),
-                      message(l, "why.heads_divide_hidden", {std::to_string(m.hidden), std::to_string(m.heads)}));
+    return fail_inconsistent(l, r.child_path("heads"),
+                             message(l, "why.heads_divide_hidden", {std::to_string(m.hidden), std::to_string(m.heads)}));
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
-    fail_inconsistent(l, r.child_path("kv_heads"),
-                      message(l, "why.kv_heads_divide_heads", {std::to_string(m.kv_heads), std::to_string(m.heads)}));
+    return fail_inconsistent(l, r.child_path("kv_heads"),
+                             message(l, "why.kv_heads_divide_heads", {std::to_string(m.kv_heads), std::to_string(m.heads)}));
   if (m.experts_per_token > m.experts)
-    fail_inconsistent(l, r.child_path("experts_per_token"),
-                      message(l, "why.experts_per_token", {std::to_string(m.experts_per_token), std::to_string(m.experts)}));
+    return fail_inconsistent(l, r.child_path("experts_per_token"),
+                             message(l, "why.experts_per_token", {std::to_string(m.experts_per_token), std::to_string(m.experts)}));
   double embedding = double(m.vocab) * m.hidden;
   if (m.params < embedding)
-    fail_inconsistent(l, r.child_path("params"),
-                      message(l, "why.params_too_small", {format_number(m.params), format_number(embedding)}));
+    return fail_inconsistent(l, r.child_path("params"),
+                             message(l, "why.params_too_small", {format_number(m.params), format_number(embedding)}));
   if (r.has("params")) check_params(m, l, warnings);
 }
 
@@ -156,6 +163,7 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
     if (!found) {
       std::string p = r.child_path("preset");
       fail(l, "unknown_preset", p, message(l, "unknown_preset", {field_words(l, p), describe(r.json()["preset"])}));
+      return m;
     }
     m = *found;
   }
@@ -176,13 +184,20 @@ ModelSpec read_model(const Reader& r, const Catalog& catalog, std::vector<InputW
   if (auto v = r.integer(limit::patch_size)) m.patch_size = *v;
   // A vision-language model's tower (docs/vlm.md); a preset's unless given.
   if (auto v = r.object("vision", kVisionFields)) {
-    if (m.kind != ModelKind::vlm) fail_inconsistent(l, r.child_path("vision"), message(l, "why.vlm_needs_vision"));
+    if (m.kind != ModelKind::vlm) {
+      fail_inconsistent(l, r.child_path("vision"), message(l, "why.vlm_needs_vision"));
+      return m;
+    }
     read_vision_tower(*v, m);
   }
-  if (m.kind == ModelKind::vlm && m.vision.layers <= 0)
+  if (m.kind == ModelKind::vlm && m.vision.layers <= 0) {
     fail(l, "missing_field", r.child_path("vision"),
          message(l, "missing_field", {r.words("vision"), message(l, "why.vlm_needs_vision")}));
+    return m;
+  }
+  if (read_failed()) return m;
   read_cnn_description(r, m);
+  if (read_failed()) return m;
 
   if (m.kv_heads == 0) m.kv_heads = m.heads;
   // A model must be describable: a preset, or params plus the dimensions the
@@ -210,13 +225,13 @@ void read_objective(const Reader& r, const ModelSpec& model, Workload& w) {
   Locale l = r.locale();
   if (auto v = r.spelled("objective", kObjectiveSpellings)) w.objective = *v;
   if (w.objective != Objective::sft && w.mode != Mode::train)
-    fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_train"));
+    return fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_train"));
   if (w.objective != Objective::sft && model.kind == ModelKind::cnn)
-    fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_transformer"));
+    return fail_inconsistent(l, r.child_path("objective"), message(l, "why.objective_transformer"));
   bool group_given = false;
   if (auto rl = r.object("rl", kRlFields)) {
     if (w.objective != Objective::grpo && w.objective != Objective::ppo)
-      fail_inconsistent(l, r.child_path("rl"), message(l, "why.rl_needs_rl_objective"));
+      return fail_inconsistent(l, r.child_path("rl"), message(l, "why.rl_needs_rl_objective"));
     if (auto v = rl->integer("group_size", 1, 4096)) {
       w.rl.group_size = *v;
       group_given = true;
@@ -227,7 +242,7 @@ void read_objective(const Reader& r, const ModelSpec& model, Workload& w) {
     if (auto v = rl->boolean("reward_model")) w.rl.reward_model = *v;
     if (auto v = rl->integer("completion_mean", 1, 1 << 20)) {
       if (*v > w.rl.completion_len)
-        fail_inconsistent(l, rl->child_path("completion_mean"), message(l, "why.rl_mean_over_cap"));
+        return fail_inconsistent(l, rl->child_path("completion_mean"), message(l, "why.rl_mean_over_cap"));
       w.rl.completion_mean = *v;
     }
     if (auto v = rl->boolean("gather_for_generation")) w.rl.gather_for_generation = *v;
@@ -251,6 +266,7 @@ void read_run_fields(const Reader& r, const ModelSpec& model, Workload& w) {
       std::string p = r.child_path("precision");
       fail(l, "not_for_mode", p,
            message(l, "not_for_mode", {field_words(l, p), describe(r.json()["precision"]), message(l, "field.mode." + std::string(name_of(w.mode)))}));
+      return;
     }
   }
   if (auto v = r.spelled("optimizer", kOptimizerSpellings)) {
@@ -267,13 +283,14 @@ void read_run_fields(const Reader& r, const ModelSpec& model, Workload& w) {
     if (auto v = lora->integer(limit::lora_rank)) w.lora.rank = *v;
     if (auto v = lora->spelled("targets", kLoraTargetsSpellings)) w.lora.targets = *v;
     if (w.lora.rank >= model.hidden && model.kind != ModelKind::cnn)
-      fail_inconsistent(l, lora->child_path("rank"),
+      return fail_inconsistent(l, lora->child_path("rank"),
                         message(l, "why.lora_rank_hidden", {std::to_string(w.lora.rank), std::to_string(model.hidden)}));
   }
   if (auto v = r.integer("kv_cache_bits", 2, 32)) {
     if (*v != 4 && *v != 8 && *v != 16 && *v != 32) {
       std::string p = r.child_path("kv_cache_bits");
       fail(l, "unknown_value", p, message(l, "unknown_value", {field_words(l, p), "4, 8, 16, 32", describe(r.json()["kv_cache_bits"])}));
+      return;
     }
     w.kv_cache_bits = *v;
   }
@@ -329,7 +346,7 @@ void finish_workload(const Reader* r, const ModelSpec& model, Workload& w) {
   if (w.mode == Mode::train && w.method != Method::full && model.kind == ModelKind::cnn &&
       model.architecture.family != CnnFamily::none) {
     if (lora_trainable_params(model, w.lora) <= 0)
-      fail_inconsistent(r->locale(), "workload.method", message(r->locale(), "why.lora_needs_linear", {model.name.empty() ? model.id : model.name}));
+      return fail_inconsistent(r->locale(), "workload.method", message(r->locale(), "why.lora_needs_linear", {model.name.empty() ? model.id : model.name}));
   }
   // An fp32 frozen base is a LoRA / QLoRA training run's under autocast or
   // FSDP mixed precision; bf16-true holds every weight in bf16.
@@ -343,6 +360,7 @@ Workload read_workload(const Reader* r, const ModelSpec& model) {
   if (r) {
     read_run_fields(*r, model, w);
     read_memory_and_media_fields(*r, model, w);
+    if (read_failed()) return w;
   } else if (model.kind == ModelKind::vlm) {
     w.image_size = 448;
   }
@@ -374,12 +392,15 @@ Hardware read_hardware(const Reader& h, const Reader* workload, Request& q, cons
   if (!catalog.find_gpu(hw.gpu)) {
     std::string p = h.child_path("gpu");
     fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {field_words(l, p), describe(h.json().value("gpu", nlohmann::json()))}));
+    return hw;
   }
   const std::optional<int> count = h.integer("count", 1, kMaxGpus);
   const bool gpus_given = workload && workload->has("gpus");
-  if (count && gpus_given && *count != q.workload.gpus)
+  if (count && gpus_given && *count != q.workload.gpus) {
     fail_inconsistent(l, h.child_path("count"),
                       message(l, "why.gpus_vs_count", {std::to_string(*count), std::to_string(q.workload.gpus)}));
+    return hw;
+  }
   hw.count = count.value_or(q.workload.gpus);
   return hw;
 }
@@ -438,6 +459,7 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (!g) {
     std::string p = r.child_path("gpu");
     fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {field_words(l, p), describe(r.json().value("gpu", nlohmann::json()))}));
+    return;
   }
   if (auto v = r.integer("count", 1, kMaxCount)) b.count = *v;
   if (auto v = r.number(limit::baseline_seconds_per_epoch)) b.seconds_per_epoch = *v;
@@ -446,10 +468,11 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (auto v = r.number(limit::baseline_wall_hours)) {
     b.wall_hours = *v;
     if (b.seconds_per_epoch > 0 || b.samples_per_s > 0 || b.tokens_per_s > 0)
-      fail_inconsistent(l, r.child_path("wall_hours"), message(l, "why.paper_run_rate"));
+      return fail_inconsistent(l, r.child_path("wall_hours"), message(l, "why.paper_run_rate"));
   }
   if (auto v = r.integer(limit::baseline_micro_batch)) b.micro_batch = *v;
   if (auto v = r.number(limit::baseline_memory_bytes)) b.memory_bytes = *v;
+  if (read_failed()) return;  // no estimate from a partly read baseline
   if (b.wall_hours > 0) {
     read_paper_run(b, q, *g);
     if (b.memory_bytes > 0) {
@@ -468,13 +491,16 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (samples_per_s <= 0 && b.seconds_per_epoch > 0) {
     if (!q.data || q.data->samples <= 0) {
       fail(l, "missing_field", "data.samples", message(l, "missing_field", {field_words(l, "data.samples"), message(l, "why.baseline_rate")}));
+      return;
     }
     samples_per_s = q.data->samples / b.seconds_per_epoch;
   }
   // A memory-only baseline (baseline.memory_bytes) needs no speed.
-  if (samples_per_s <= 0 && !r.has("memory_bytes"))
+  if (samples_per_s <= 0 && !r.has("memory_bytes")) {
     fail(l, "missing_field", r.child_path("samples_per_s"),
          message(l, "missing_field", {r.words("samples_per_s"), message(l, "why.baseline_rate")}));
+    return;
+  }
   Workload measured = q.workload;
   if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
   if (samples_per_s > 0) q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);
@@ -511,6 +537,7 @@ int read_runs(const Reader& s) {
       std::string p = s.child_path("runs");
       fail(l, "out_of_range", p,
            message(l, "out_of_range.runs", {s.words("runs"), "0", std::to_string(kMaxRunsPerStage), describe(*v)}));
+      return 1;
     }
   }
   return s.integer("runs", 0, kMaxRunsPerStage).value_or(1);
@@ -520,7 +547,7 @@ int read_runs(const Reader& s) {
 void read_stages(const Reader& root, Request& q) {
   Locale l = q.locale;
   if (const auto* stages = root.array("stages", kMaxStages)) {
-    for (size_t i = 0; i < stages->size(); ++i) {
+    for (size_t i = 0; i < stages->size() && !read_failed(); ++i) {
       Reader s = element(*stages, i, "stages", l, kStageFields);
       StageRequest st;
       if (auto v = s.spelled("stage", kStageSpellings)) {
@@ -555,8 +582,10 @@ void read_prefs(const Reader& root, Request& q, const Catalog& catalog) {
       for (size_t i = 0; i < list->size(); ++i) {
         std::string path = p->child_path("platforms") + "[" + std::to_string(i) + "]";
         const auto& id = (*list)[i];
-        if (!id.is_string() || !catalog.find_platform(id.get<std::string>()))
+        if (!id.is_string() || !catalog.find_platform(id.get<std::string>())) {
           fail(l, "unknown_platform", path, message(l, "unknown_platform", {field_words(l, path), describe(id)}));
+          return;
+        }
         q.prefs.platforms.push_back(id.get<std::string>());
       }
     }
@@ -590,18 +619,20 @@ void read_buy(const Reader& root, Request& q) {
 void read_prices(const Reader& root, Request& q, const Catalog& catalog) {
   Locale l = q.locale;
   if (const auto* prices = root.array("prices", kMaxPrices)) {
-    for (size_t i = 0; i < prices->size(); ++i) {
+    for (size_t i = 0; i < prices->size() && !read_failed(); ++i) {
       Reader pr = element(*prices, i, "prices", l, kPriceFields);
       UserPrice up;
       up.platform = pr.string("platform").value_or("");
       if (!catalog.find_platform(up.platform)) {
         std::string path = pr.child_path("platform");
         fail(l, "unknown_platform", path, message(l, "unknown_platform", {field_words(l, path), describe(pr.json().value("platform", nlohmann::json()))}));
+        return;
       }
       up.gpu = pr.string("gpu").value_or("");
       if (!catalog.find_gpu(up.gpu)) {
         std::string path = pr.child_path("gpu");
         fail(l, "unknown_gpu", path, message(l, "unknown_gpu", {field_words(l, path), describe(pr.json().value("gpu", nlohmann::json()))}));
+        return;
       }
       if (auto v = pr.number("per_gpu_hour", 0, 1e6)) up.per_gpu_hour = *v;
       if (auto v = read_currency(pr)) up.currency = *v;
@@ -613,6 +644,7 @@ void read_prices(const Reader& root, Request& q, const Catalog& catalog) {
         if (!day) {
           std::string path = pr.child_path("as_of");
           fail(l, "invalid_date", path, message(l, "invalid_date", {field_words(l, path), *v}));
+          return;
         }
         up.as_of = *v;
       }
@@ -637,66 +669,81 @@ void read_planning(const Reader& root, Request& q, const Catalog& catalog) {
 Locale request_locale(std::string_view json_text) { return sniff_locale(json_text); }
 
 Result<Request> parse_request(std::string_view json_text, const Catalog& catalog) {
+  ReadErrors errors;
   // From the raw text first: the size, depth and syntax errors come before
   // any parsed locale could.
   // A text over the limit is refused by its size: its locale is read from
   // its first bytes, as the front ends that refuse it before reading it all.
   Locale locale = sniff_locale(json_text.substr(0, kMaxRequestBytes));
-  try {
-    nlohmann::json root = parse_json_text(json_text, locale, kMaxRequestBytes, kMaxRequestDepth);
-    if (!root.is_object())
-      fail(locale, "wrong_type", "", message(locale, "wrong_type", {field_words(locale, ""), message(locale, "type.object"), describe(root)}));
-    locale = read_locale(root);
-    Reader r(root, "", locale, kRequestFields);
-    Request q;
-    q.locale = locale;
-    Locale named = Locale::zh_CN;
-    if (auto v = r.string("locale"); v && !locale_named(*v, named))
-      fail(locale, "unknown_value", "locale", message(locale, "unknown_value", {field_words(locale, "locale"), "zh-CN, en", describe(root["locale"])}));
-
-    auto workload = r.object("workload", kWorkloadFields);
-    // Scientific computing is described by its own baseline, not by a network.
-    bool science = false;
-    if (workload) {
-      auto mode = workload->json().find("mode");
-      // The string compared as a string: json == "science" would link nlohmann's
-      // comparison of every JSON type into the page's wasm (docs/performance.md).
-      science = mode != workload->json().end() && mode->is_string() && mode->get_ref<const std::string&>() == "science";
-    }
-    auto model = r.object("model", kModelFields);
-    if (!model && !science)
-      fail(locale, "missing_field", "model", message(locale, "missing_field", {field_words(locale, "model"), message(locale, "why.model_needs_dims")}));
-    if (model) q.model = read_model(*model, catalog, q.warnings);
-    q.workload = read_workload(workload ? &*workload : nullptr, q.model);
-    if (science) {
-      auto s = r.object("science", kScienceFields);
-      if (!s)
-        fail(locale, "missing_field", "science", message(locale, "missing_field", {field_words(locale, "science"), message(locale, "why.science_baseline")}));
-      q.science = read_science(*s, catalog);
-    }
-
-    if (auto h = r.object("hardware", kHardwareFields)) q.hardware = read_hardware(*h, workload ? &*workload : nullptr, q, catalog);
-    settle_sharding(q.workload);
-    if (auto d = r.object("data", kDataFields)) {
-      q.data = read_data(*d);
-      // The mean length of a sample cannot exceed the longest.
-      if (q.data->mean_seq_len > q.workload.seq_len && q.workload.mode != Mode::science)
-        fail_inconsistent(locale, "data.mean_seq_len",
-                          message(locale, "why.mean_seq_len", {std::to_string(q.data->mean_seq_len),
-                                                               std::to_string(q.workload.seq_len)}));
-      q.workload.mean_seq_len = q.data->mean_seq_len;
-      q.workload.packing = q.data->packing;
-      q.workload.length_bin = q.data->length_bin;
-    }
-    if (auto b = r.object("baseline", kBaselineFields)) read_baseline(*b, q, catalog);
-    read_planning(r, q, catalog);
-    if (auto lab = r.object("lab", kLabFields)) read_lab(*lab, r, q, catalog);
-    return q;
-  } catch (const InputError& e) {
-    return e.error;
-  } catch (const std::exception& e) {
-    return Error{"internal", "", message(locale, "internal", {e.what()})};
+  nlohmann::json root = parse_json_text(json_text, locale, kMaxRequestBytes, kMaxRequestDepth);
+  if (!errors.ok()) return errors.first();
+  if (!root.is_object()) {
+    fail(locale, "wrong_type", "", message(locale, "wrong_type", {field_words(locale, ""), message(locale, "type.object"), describe(root)}));
+    return errors.first();
   }
+  locale = read_locale(root);
+  Reader r(root, "", locale, kRequestFields);
+  Request q;
+  q.locale = locale;
+  Locale named = Locale::zh_CN;
+  if (auto v = r.string("locale"); v && !locale_named(*v, named))
+    fail(locale, "unknown_value", "locale", message(locale, "unknown_value", {field_words(locale, "locale"), "zh-CN, en", describe(root["locale"])}));
+
+  auto workload = r.object("workload", kWorkloadFields);
+  // Scientific computing is described by its own baseline, not by a network.
+  bool science = false;
+  if (workload) {
+    auto mode = workload->json().find("mode");
+    // The string compared as a string: json == "science" would link nlohmann's
+    // comparison of every JSON type into the page's wasm (docs/performance.md).
+    science = mode != workload->json().end() && mode->is_string() && mode->get_ref<const std::string&>() == "science";
+  }
+  auto model = r.object("model", kModelFields);
+  if (!errors.ok()) return errors.first();
+  if (!model && !science) {
+    fail(locale, "missing_field", "model", message(locale, "missing_field", {field_words(locale, "model"), message(locale, "why.model_needs_dims")}));
+    return errors.first();
+  }
+  // Each part is read only from the parts before it read in full: a failed
+  // read stops the parse here, as its throw did.
+  if (model) q.model = read_model(*model, catalog, q.warnings);
+  if (!errors.ok()) return errors.first();
+  q.workload = read_workload(workload ? &*workload : nullptr, q.model);
+  if (!errors.ok()) return errors.first();
+  if (science) {
+    auto s = r.object("science", kScienceFields);
+    if (!s && errors.ok())
+      fail(locale, "missing_field", "science", message(locale, "missing_field", {field_words(locale, "science"), message(locale, "why.science_baseline")}));
+    if (!errors.ok()) return errors.first();
+    q.science = read_science(*s, catalog);
+    if (!errors.ok()) return errors.first();
+  }
+
+  if (auto h = r.object("hardware", kHardwareFields)) q.hardware = read_hardware(*h, workload ? &*workload : nullptr, q, catalog);
+  if (!errors.ok()) return errors.first();
+  settle_sharding(q.workload);
+  if (auto d = r.object("data", kDataFields)) {
+    q.data = read_data(*d);
+    if (!errors.ok()) return errors.first();
+    // The mean length of a sample cannot exceed the longest.
+    if (q.data->mean_seq_len > q.workload.seq_len && q.workload.mode != Mode::science) {
+      fail_inconsistent(locale, "data.mean_seq_len",
+                        message(locale, "why.mean_seq_len", {std::to_string(q.data->mean_seq_len),
+                                                             std::to_string(q.workload.seq_len)}));
+      return errors.first();
+    }
+    q.workload.mean_seq_len = q.data->mean_seq_len;
+    q.workload.packing = q.data->packing;
+    q.workload.length_bin = q.data->length_bin;
+  }
+  if (!errors.ok()) return errors.first();
+  if (auto b = r.object("baseline", kBaselineFields)) read_baseline(*b, q, catalog);
+  if (!errors.ok()) return errors.first();
+  read_planning(r, q, catalog);
+  if (!errors.ok()) return errors.first();
+  if (auto lab = r.object("lab", kLabFields)) read_lab(*lab, r, q, catalog);
+  if (!errors.ok()) return errors.first();
+  return q;
 }
 
 }  // namespace gpuplan

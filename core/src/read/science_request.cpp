@@ -26,11 +26,13 @@ ScienceWorkload read_science(const Reader& r, const Catalog& catalog) {
   if (!baseline) {
     std::string p = r.child_path("baseline");
     fail(l, "missing_field", p, message(l, "missing_field", {field_words(l, p), message(l, "why.science_baseline")}));
+    return w;
   }
   w.baseline.gpu = baseline->string("gpu").value_or("");
   if (!catalog.find_gpu(w.baseline.gpu)) {
     std::string p = baseline->child_path("gpu");
     fail(l, "unknown_gpu", p, message(l, "unknown_gpu", {field_words(l, p), describe(baseline->json().value("gpu", nlohmann::json()))}));
+    return w;
   }
   if (auto v = baseline->integer(limit::science_count)) w.baseline.count = *v;
   if (auto v = baseline->spelled("unit", kRateUnitSpellings)) w.baseline.unit = *v;
@@ -38,6 +40,7 @@ ScienceWorkload read_science(const Reader& r, const Catalog& catalog) {
   if (!rate) {
     std::string p = baseline->child_path("rate");
     fail(l, "missing_field", p, message(l, "missing_field", {field_words(l, p), message(l, "why.science_baseline")}));
+    return w;
   }
   w.baseline.rate = *rate;
   if (auto v = r.number(limit::science_job)) w.job = *v;

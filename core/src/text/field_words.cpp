@@ -220,9 +220,12 @@ Shape shape_of(std::string_view path) {
     if (c == '[') {
       size_t j = path.find(']', i);
       if (j == std::string_view::npos) j = path.size() - 1;
+      // An index no array of a request can reach (a member's name may hold
+      // "[4444444444", and the parser names it in a path) stops growing at
+      // nine digits rather than overflowing an int.
       int n = 0;
       for (size_t k = i + 1; k < j; ++k)
-        if (path[k] >= '0' && path[k] <= '9') n = n * 10 + (path[k] - '0');
+        if (path[k] >= '0' && path[k] <= '9' && n < 100000000) n = n * 10 + (path[k] - '0');
       s.number = n + 1;
       s.shape += "[]";
       cut = i;
