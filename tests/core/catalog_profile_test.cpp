@@ -298,8 +298,8 @@ TEST(CatalogProfile, SourceLabelsAreWhatThePageShows) {
   EXPECT_EQ(page_source_label("github.com/owner only"), "github.com");
   EXPECT_EQ(page_source_label("see autodl.community"), "autodl.com");  // as the page's pattern reads it
   EXPECT_EQ(page_source_label("an aliyun.com.cn page"), "aliyun.com.cn");
-  EXPECT_EQ(page_source_label("seed 004_ab06c6b6ae38c6af.txt"), "seed article");
-  EXPECT_EQ(page_source_label("种子文章 000"), "seed article");
+  EXPECT_EQ(page_source_label("seed 004_ab06c6b6ae38c6af.txt"), "student article");
+  EXPECT_EQ(page_source_label("种子文章 000"), "student article");
   EXPECT_EQ(page_source_label("LLM-style guide, low confidence"), "unverified");
   EXPECT_EQ(page_source_label("vendors.json and cloud_gpu.json"), "unverified");  // a file name is no site
   EXPECT_EQ(page_source_label("launch price, sysrqmts.com (S18)"), "sysrqmts.com");
@@ -313,7 +313,7 @@ TEST(CatalogProfile, SourceLabelsAreWhatThePageShows) {
 }
 
 // page_citation is the citation the page shows of a scenario's source, as it
-// stands (views/scenario.ts translates only "unverified" and "seed article";
+// stands (views/scenario.ts translates only "unverified" and "student article";
 // tests/js/catalog_profile.test.mjs checks every source of the page's copy).
 TEST(CatalogProfile, ScenarioSourcesAreTheCitationsThePageShows) {
   EXPECT_EQ(page_citation("github:pytorch/vision references/segmentation/README.md (8 x V100)"), "github.com/pytorch/vision");
@@ -331,7 +331,7 @@ TEST(CatalogProfile, ScenarioSourcesAreTheCitationsThePageShows) {
   EXPECT_EQ(page_citation("A 2019"), "unverified");                 // a one-letter word is no author
   // A site, a seed article; a document's name (2 to 40 UTF-16 units before , ( or :).
   EXPECT_EQ(page_citation("AMBER pmemd.cuda SPFP default precision model (ambermd.org/GPUSupport.php)"), "ambermd.org");
-  EXPECT_EQ(page_citation("seed article 004_abcdef12"), "seed article");
+  EXPECT_EQ(page_citation("seed article 004_abcdef12"), "student article");
   EXPECT_EQ(page_citation("GROMACS manual, 'Mixed and double precision'"), "GROMACS manual");
   EXPECT_EQ(page_citation("中文文档名称，说明（第二版）: 其他"), "中文文档名称，说明（第二版）");
   EXPECT_EQ(page_citation("a  , x"), "a ");
@@ -341,7 +341,7 @@ TEST(CatalogProfile, ScenarioSourcesAreTheCitationsThePageShows) {
   // A source that says it is unverified.
   EXPECT_EQ(page_citation("unverified: a student guide to renting GPUs"), "unverified");
   EXPECT_EQ(page_citation("Unverified note, 2026"), "unverified");
-  EXPECT_EQ(page_citation("seed 003_8d1c946a69db8da7.txt: renting an A100"), "seed article");
+  EXPECT_EQ(page_citation("seed 003_8d1c946a69db8da7.txt: renting an A100"), "student article");
   EXPECT_EQ(page_citation("Hu et al. 2021, LoRA (arXiv:2106.09685)"), "Hu et al. 2021, arXiv:2106.09685");
 }
 

@@ -500,8 +500,8 @@ TEST(CatalogConfidence, EveryOfferNamesTheEvidenceForItsLevel) {
   // Two dated notes agreeing within 5 % are medium; 1.31 against 1.50 is not.
   auto notes = [](double a, double b) {
     return nlohmann::json{{"kind", "agreeing_notes"}, {"read", "two notes"},
-                          {"notes", {{{"in", "note A"}, {"as_of", "2026-08"}, {"price", a}},
-                                     {{"in", "note B"}, {"as_of", "2026-09"}, {"price", b}}}}};
+                          {"notes", {{{"source", "note A"}, {"as_of", "2026-08"}, {"price", a}},
+                                     {{"source", "note B"}, {"as_of", "2026-09"}, {"price", b}}}}};
   };
   EXPECT_TRUE(with_evidence("medium", notes(1.88, 1.95)).ok());
   EXPECT_EQ(with_evidence("medium", notes(1.31, 1.50)).error().path, "platforms[0].offers[0].evidence.notes");

@@ -45,7 +45,7 @@ const SITE = /^(?:[a-z0-9-]+\.)+[a-z]+(?:\/[\w.~-]+\/[\w.~-]+)?$/;
 const named = (label, whole) => whole.toLowerCase().includes(label.replace(/^github\.com\//, '').toLowerCase());
 function checkLabel(label, whole, where) {
   if (/^\s*unverified\b/i.test(whole)) assert.equal(label, 'unverified', `${where}: an unverified source is not cited by the site it says to check`);
-  else if (label !== 'unverified' && label !== 'seed article') {
+  else if (label !== 'unverified' && label !== 'student article') {
     assert.match(label, SITE, where);
     assert.ok(named(label, whole), `${where}: ${label} is not in ${whole}`);
   }
@@ -103,7 +103,7 @@ test('the page shows each source label as it stands, and the core\'s words in it
     assert.equal(m['views/words'].sourceText(ctx, 'unverified'), t('source.unverified'));
     assert.equal(m['views/words'].sourceText(ctx, ''), t('source.unverified'));
     assert.equal(m['views/words'].sourceText(ctx, undefined), t('source.unverified'));
-    assert.equal(m['views/words'].sourceText(ctx, 'seed article'), t('source.seed'));
+    assert.equal(m['views/words'].sourceText(ctx, 'student article'), t('source.seed'));
     assert.equal(m['views/words'].sourceText(ctx, 'lab'), t('source.lab'));
     assert.equal(m['views/words'].sourceText(ctx, 'request'), t('source.request'));
     assert.notEqual(t('source.lab'), 'source.lab');

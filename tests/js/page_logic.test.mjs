@@ -267,7 +267,7 @@ test('words: platform names, sources, price dates and the GPU table\'s verdicts'
   assert.equal(w.platformName(zh, 'gpushare'), '恒源云');
   assert.equal(w.platformName(en, 'gpushare'), 'Gpushare');
   // A source as the core labelled it (page_source_label): its words in the page's language.
-  assert.equal(w.sourceText(zh, 'seed article'), '学生经验文章（未核实）');
+  assert.equal(w.sourceText(zh, 'student article'), '学生经验文章（未核实）');
   // The date of the offer a figure was priced on is the core's `offer.as_of`: no look-up in the catalog copy.
   assert.equal(w.offerDate, undefined);
   const g = m['views/gpus'];

@@ -314,7 +314,7 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
 // A price's source as the page shows it, and as the page's copy of the
 // catalog and every response's `offer.source` carry it: the site a student can
 // open (the host, or "github.com/owner/repo"), or one of the words the page
-// translates, "seed article" and "unverified" (web/src/views/words.ts,
+// translates, "student article" (one of the articles students wrote, unverified) and "unverified" (web/src/views/words.ts,
 // sourceText). Never a file name, a tag or a note.
 std::string page_source_label(std::string_view source);
 // A scenario's source as the page shows it: the repository, the paper

@@ -389,7 +389,7 @@ void check_evidence(const Reader& r, Offer& o) {
   if (const auto* notes = ev->array("notes"))
     for (size_t i = 0; i < notes->size(); ++i) {
       Reader n = element(*notes, i, ev->child_path("notes"), kL);
-      where.insert(required_string(n, "in"));
+      where.insert(required_string(n, "source"));
       required_date(n, "as_of");
       const double price = required_number(n, "price", 0, 1e9);
       lowest = i == 0 ? price : std::min(lowest, price);

@@ -46,8 +46,9 @@ void erase_in(nlohmann::json& object, const char* member, const char* key) {
 }
 
 // What the page shows of a price's source (web/src/views/words.ts shows it as
-// it stands): the site, or the GitHub repository, a student can open; a seed
-// article; or "unverified". The page's copy keeps only that. The scan below
+// it stands): the site, or the GitHub repository, a student can open; "student
+// article" for one of the articles students wrote (the project's seed
+// articles, unverified); or "unverified". The page's copy keeps only that. The scan below
 // reads a host as a backtracking regular expression engine would match
 // /\b((?:[a-z0-9-]+\.)+(?:com|cn|…))((?:\/[A-Za-z0-9_~-]+)*)/i: leftmost start at
 // a word boundary, as many dotted labels as there are, then the first
@@ -116,7 +117,7 @@ std::string page_source_label(std::string_view text) {
   }
   // /seed article|种子文章|\b\d{3}_[0-9a-f]{6,}/i
   if (lower(text).find("seed article") != std::string::npos || text.find("种子文章") != std::string_view::npos)
-    return "seed article";
+    return "student article";
   for (size_t i = 0; i + 10 <= text.size(); ++i) {
     if (i > 0 && word_char(text[i - 1])) continue;
     if (!std::isdigit(static_cast<unsigned char>(text[i])) || !std::isdigit(static_cast<unsigned char>(text[i + 1])) ||
@@ -124,7 +125,7 @@ std::string page_source_label(std::string_view text) {
       continue;
     size_t hex = 0;
     while (i + 4 + hex < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 4 + hex]))) ++hex;
-    if (hex >= 6) return "seed article";
+    if (hex >= 6) return "student article";
   }
   return "unverified";
 }

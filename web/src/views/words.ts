@@ -55,7 +55,7 @@ export function priceDate(ctx: Ctx, asOf: unknown): HTMLElement {
 // page_citation: the page's catalog copy and every response's `offer.source`),
 // the site, repository or citation as it stands; the core's words for what a
 // source is, in the page's language.
-const SOURCE_WORDS = { unverified: 'source.unverified', 'seed article': 'source.seed', lab: 'source.lab', request: 'source.request' } as const;
+const SOURCE_WORDS = { unverified: 'source.unverified', 'student article': 'source.seed', lab: 'source.lab', request: 'source.request' } as const;
 export function sourceText(ctx: Ctx, source: unknown): string {
   const s = typeof source === 'string' ? source : '';
   return s && !Object.hasOwn(SOURCE_WORDS, s) ? s : ctx.t(SOURCE_WORDS[(s || 'unverified') as keyof typeof SOURCE_WORDS]);
