@@ -68,9 +68,8 @@ def train_step(name, precision, batch, seq, checkpointing, optimizer_name, steps
         opt = torch.optim.SGD(model.parameters(), lr=1e-3)
     vocab = model.config.vocab_size
     ids = torch.randint(0, vocab, (batch, seq), device="cuda")
-    reset()
-    peak_total = 0
-    for _ in range(steps):
+
+    def step():
         with torch.autocast("cuda", dtype=torch.bfloat16, enabled=precision == "bf16-mixed"):
             if PRESET_KIND.get(name) == "encoder":
                 out = model(input_ids=ids, labels=torch.zeros(batch, dtype=torch.long, device="cuda"))
@@ -79,15 +78,25 @@ def train_step(name, precision, batch, seq, checkpointing, optimizer_name, steps
         out.loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)
-        peak_total = max(peak_total, device_used_bytes())
-    result = (torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved(), peak_total)
-    del model, opt, out
+
+    result = peaks(step, steps)
+    del model, opt
     return result
+
+
+def peaks(step, steps):
+    """Runs `step` `steps` times from a clean allocator: (allocated, reserved, device used) peaks."""
+    reset()
+    peak_total = 0
+    for _ in range(steps):
+        step()
+        peak_total = max(peak_total, device_used_bytes())
+    return (torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved(), peak_total)
 
 
 # ViT-L/16 at 224 px (google/vit-large-patch16-224's config), for the caching
 # allocator's fragmentation under eager attention (docs/memory-model.md,
-# "Fragmentation"): with eager attention every layer allocates and frees
+# "Large ViTs with eager attention near a card's limit"): with eager attention every layer allocates and frees
 # batch x heads x 197 x 197 score and probability tensors beside the
 # batch x 197 x hidden activations; reserved - allocated near the limit is
 # the waste the memory model's 6 % reserve may not cover. SDPA rows beside
@@ -105,18 +114,17 @@ def vit_train_step(attention, precision, batch, steps=3):
     dtype = torch.float16 if precision == "fp16-mixed" else torch.bfloat16
     pixels = torch.randn(batch, 3, 224, 224, device="cuda")
     labels = torch.randint(0, 1000, (batch,), device="cuda")
-    reset()
-    peak_total = 0
-    for _ in range(steps):
+
+    def step():
         with torch.autocast("cuda", dtype=dtype):
             out = model(pixel_values=pixels, labels=labels)
         scaler.scale(out.loss).backward()
         scaler.step(opt)
         scaler.update()
         opt.zero_grad(set_to_none=True)
-        peak_total = max(peak_total, device_used_bytes())
-    result = (torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved(), peak_total)
-    del model, opt, out
+
+    result = peaks(step, steps)
+    del model, opt
     return result
 
 
