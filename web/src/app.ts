@@ -677,7 +677,9 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     // after every render it forced one layout per change.
     if (!this.summaryWatch) {
       this.summaryWatch = new ResizeObserver(([e]) => {
-        document.documentElement.style.setProperty('--summary-h', `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.contentRect.height) + 16}px`);
+        const root = document.documentElement.style;
+        const padding = `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.contentRect.height) + 16}px`;
+        if (root.scrollPaddingTop !== padding) root.scrollPaddingTop = padding;
       });
       this.summaryWatch.observe(this.els.summary);
     }
