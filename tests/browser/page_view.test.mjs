@@ -259,6 +259,20 @@ for (const L of LOCALES) {
   });
 }
 
+// A stage's workload changes in the student's words (the default plan fuses
+// the loss): never the request's names, "loss → fused".
+for (const [locale, words] of [['zh-CN', '融合的交叉熵'], ['en-US', 'fused cross-entropy']]) {
+  test(`${locale}: the planner's changes to a stage read in words, not as field names`, async () => {
+    const { page, context } = await open(browser, { locale });
+    await page.waitForSelector('#budget-total');
+    const notes = (await page.$$eval('#budget .whys .change', (els) => els.map((e) => e.textContent))).join('\n');
+    assert.ok(notes.includes(words), notes);
+    // A request name before the arrow, a request value after it.
+    assert.doesNotMatch(notes, /(\b(loss|grad_checkpointing|micro_batch|grad_accumulation|cpu_offload)|workload\.\w+) →|→ (fused|chunked|standard|adamw-8bit|true|false)\b(?! cross-entropy)/);
+    await context.close();
+  });
+}
+
 // The planner's texts as they come: no stage id rewritten into "Formal experiments experiments".
 test('no doubled stage words and no request field names in the plan (en)', async () => {
   const { page, context } = await open(browser, { locale: 'en-US' });

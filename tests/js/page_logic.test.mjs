@@ -3,7 +3,9 @@
 // display currency, price dates, sources), the Apply patches, and exports.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeCtx, pageModules } from './page_modules.mjs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fakeCtx, pageModules, root } from './page_modules.mjs';
 
 let m;
 before(async () => { m = await pageModules(); });
@@ -258,6 +260,24 @@ test('export: an infeasible plan says so, never a total within budget', () => {
 });
 
 // --- the views' words -----------------------------------------------------------
+// Every change the planner's fit search makes to a stage's workload
+// (plan.stages[].workload_changes, written in core/src/estimate/evaluation.cpp)
+// is named on the page in the student's words, its value too: never
+// "loss → fused".
+test('words: every workload change the planner can make has its words in both languages', () => {
+  const source = readFileSync(path.join(root, 'core/src/estimate/evaluation.cpp'), 'utf8');
+  const changes = [...source.matchAll(/changes\.push_back\(\{"workload\.(\w+)", (?:"\\"([\w.-]+)\\""|[^}]+)\}/g)].map((x) => [x[1], x[2]]);
+  assert.ok(changes.length >= 6, `the changes read from evaluation.cpp: ${JSON.stringify(changes)}`);
+  assert.ok(changes.some(([f]) => f === 'loss'));
+  for (const lang of ['zh-CN', 'en']) {
+    const t = m.i18n.translator(lang);
+    for (const [field, value] of changes) {
+      assert.notEqual(t(`field.${field}`), `field.${field}`, `${lang}: field.${field}`);
+      if (value) assert.notEqual(t(`${field}.${value}`), `${field}.${value}`, `${lang}: ${field}.${value}`);
+    }
+  }
+});
+
 test('words: platform names, sources, price dates and the GPU table\'s verdicts', () => {
   const zh = fakeCtx(m, { lang: 'zh-CN' });
   const en = fakeCtx(m, { lang: 'en' });
