@@ -111,6 +111,7 @@ TEST(CatalogProfile, PageCopyLeavesOutTheProseThePageDoesNotShow) {
       offer.erase("evidence");  // what the confidence rests on: the validator's, not the page's
       if (offer.contains("source")) offer["source"] = page_source_label(offer["source"].get<std::string>());
       if (offer.contains("cpu")) offer["cpu"] = {{"vcpus_per_gpu", offer["cpu"]["vcpus_per_gpu"]}};  // the count the planner reads
+      if (price_is_stale(offer["as_of"].get<std::string>(), full["version"].get<std::string>())) offer["stale"] = true;  // its age, below
       EXPECT_EQ(p["offers"][k], offer) << p["id"];
       // The page marks each price's kind and age (issue #14: freshness a student can see).
       for (const char* key : {"price_kind", "as_of", "source", "confidence"})
@@ -284,6 +285,30 @@ TEST(CatalogProfile, EveryPlanIsTheFullCatalogs) {
     // keeps the label the page shows of it, so both read as their labels.
     EXPECT_EQ(purchase_source_as_label(a.json), purchase_source_as_label(b.json)) << request.substr(0, 200);
   }
+}
+
+// The page marks a price to check by the core's flag, never by a rule of its
+// own (issue #28): each offer of the page's copy older than six months before
+// the catalog's date carries `stale: true`, a current one nothing, and a plan
+// prices each offer with the same verdict (`offer.stale`).
+TEST(CatalogProfile, PageCopyMarksStaleOffersByTheCoresRule) {
+  const nlohmann::json full = nlohmann::json::parse(embedded_catalog_json());
+  const nlohmann::json page = nlohmann::json::parse(page_copy());
+  const std::string version = full["version"].get<std::string>();
+  int stale = 0, current = 0;
+  ASSERT_EQ(page["platforms"].size(), full["platforms"].size());
+  for (const auto& p : page["platforms"])
+    for (const auto& o : p.value("offers", nlohmann::json::array())) {
+      const bool old = price_is_stale(o["as_of"].get<std::string>(), version);
+      (old ? stale : current) += 1;
+      if (old) EXPECT_EQ(o.value("stale", false), true) << p["id"] << " " << o["gpu"] << " " << o["as_of"];
+      else EXPECT_FALSE(o.contains("stale")) << p["id"] << " " << o["gpu"] << " " << o["as_of"];
+    }
+  // Both kinds are there, so the test can fail either way.
+  EXPECT_GT(stale, 0);
+  EXPECT_GT(current, 0);
+  for (const auto& p : full["platforms"])
+    for (const auto& o : p.value("offers", nlohmann::json::array())) EXPECT_FALSE(o.contains("stale")) << "the build writes it";
 }
 
 

@@ -171,3 +171,25 @@ test('the page module quotes the campus queue tiers and the catalog electricity'
   }
 });
 
+
+// A price's age is the core's one rule (core/src/read/price_age.cpp): the
+// page's copy marks each old offer `stale: true`, and a plan says the same of
+// every catalog offer it prices (offer.stale), so the platform panel, the GPU
+// table, the plan and the exports never disagree (issue #28).
+test('the page copy\'s stale marks are the plan\'s verdicts on the same offers', () => {
+  const marked = new Map();
+  for (const p of page.platforms) for (const o of p.offers) marked.set(`${p.id}/${o.gpu}/${o.billing}`, o.stale === true);
+  assert.ok([...marked.values()].some(Boolean) && [...marked.values()].some((x) => !x), 'old and current offers both there');
+  const request = JSON.parse(readFileSync(path.join(root, 'tests/data/requests/plan-stages-budget.json'), 'utf8'));
+  const reply = JSON.parse(webModule.plan(JSON.stringify({ ...request, prefs: { ...request.prefs, scope: 'global' } })));
+  const offers = [...reply.gpus.map((g) => g.offer), ...reply.plan.stages.map((s) => s.offer)].filter((o) => o && o.confidence !== 'quote' && !o.derived);
+  assert.ok(offers.length > 10);
+  let seen = 0;
+  for (const o of offers) {
+    const key = `${o.platform}/${o.gpu}/${o.billing}`;
+    if (!marked.has(key)) continue;
+    seen += 1;
+    assert.equal(o.stale, marked.get(key), key);
+  }
+  assert.ok(seen > 10, `${seen} offers matched`);
+});

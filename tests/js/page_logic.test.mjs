@@ -102,15 +102,12 @@ test('format: plain decimals read exactly as Intl writes them, in both languages
   assert.equal(m.format.gib('en', Infinity), '—');
 });
 
-test('format: a price older than six months is stale; partial dates count from their start', () => {
+test('format: the catalog\'s age in days; a partial date counts from its start', () => {
   const now = new Date(Date.UTC(2026, 11, 1));
-  assert.equal(m.format.isStale('2026-06-02', now), false);
-  assert.equal(m.format.isStale('2026-05-31', now), true);
-  assert.equal(m.format.isStale('2026-11', now), false);
-  assert.equal(m.format.isStale('2026', now), true); // 2026-01-01
-  assert.equal(m.format.isStale(undefined, now), true);
-  assert.equal(m.format.isStale('soon', now), true);
+  assert.equal(m.format.isStale, undefined, 'a price\'s age is the core\'s verdict (offer.stale), not the page\'s');
   assert.equal(m.format.ageDays('2026-11-30', now), 1);
+  assert.equal(m.format.ageDays('2026-11', now), 30);
+  assert.equal(m.format.ageDays('2027-01-01', now), 0);
   assert.equal(m.format.ageDays('nope', now), null);
 });
 

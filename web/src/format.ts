@@ -96,12 +96,11 @@ export function bigCount(lang: Lang, x: unknown): string {
   return v === null ? '—' : nf(lang, { notation: 'compact', maximumSignificantDigits: 3 }).format(v);
 }
 
-
-// --- dates of prices ---------------------------------------------------------
+// --- the catalog's age ---------------------------------------------------------
 // Catalog dates are "2026", "2026-11" or "2026-11-30": a partial date counts
-// from the start of its period (the oldest it can be), so an uncertain date is
-// checked rather than trusted.
-export function parseAsOf(asOf: unknown): Date | null {
+// from the start of its period (the oldest it can be). Whether a price is too
+// old to trust is the core's to say (`stale`), not the page's.
+function parseAsOf(asOf: unknown): Date | null {
   if (typeof asOf !== 'string') return null;
   const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/.exec(asOf);
   if (!m) return null;
@@ -114,15 +113,5 @@ export function ageDays(asOf: unknown, now: Date): number | null {
   const d = parseAsOf(asOf);
   if (!d) return null;
   return Math.max(0, Math.floor((now.getTime() - d.getTime()) / 86_400_000));
-}
-
-// A price older than six months is to be checked on the platform.
-export const STALE_MONTHS = 6;
-export function isStale(asOf: unknown, now: Date): boolean {
-  const d = parseAsOf(asOf);
-  if (!d) return true; // an undated price is never current
-  const limit = new Date(now.getTime());
-  limit.setUTCMonth(limit.getUTCMonth() - STALE_MONTHS);
-  return d.getTime() < limit.getTime();
 }
 

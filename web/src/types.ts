@@ -19,6 +19,8 @@ export interface CatalogOffer {
   // A package (daily, weekly, monthly, yearly) may be quoted per period
   // instead of per hour (docs/catalog.md).
   price_kind?: string; per_period?: Partial<Range3> | null;
+  // More than six months before the catalog's date, by the core's rule (the page's copy: catalog_profile.cpp).
+  stale?: boolean;
 }
 export interface CatalogPlatform {
   id: string; name: string; name_zh?: string; kind: string; region?: string; currency?: string;

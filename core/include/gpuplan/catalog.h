@@ -292,6 +292,14 @@ struct Catalog {
   const ModelSpec* find_model(std::string_view id) const;
 };
 
+// Whether a price dated `as_of` ("2026", "2026-05" or "2026-05-30"; a missing
+// month or day reads as the first) is more than six months older than
+// `reference` (the catalog's date, meta.json `version`): the one rule of a
+// price's age. The response marks its offers by it (`offer.stale`), the
+// page's copy of the catalog its offers (`stale: true`), and the page says
+// to check such a price on the platform (core/src/read/price_age.cpp).
+bool price_is_stale(std::string_view as_of, std::string_view reference);
+
 // Which copy of the catalog a build carries. `full`: every field and every
 // source, required (the CLI, the Node module, `gpuplan catalog`). `page`: the
 // page's module leaves out the provenance prose the page never shows (GPU and

@@ -43,12 +43,6 @@ struct OfferRef {
   bool derived = false;    // spot / off-peak computed from the platform's stated discount
 };
 
-// Whether a price dated `as_of` ("2026", "2026-05" or "2026-05-30"; a missing
-// month or day reads as the first) is more than six months older than
-// `reference` (the catalog's date, meta.json `version`): the response marks
-// it, and the page says to check it on the platform.
-bool price_is_stale(std::string_view as_of, std::string_view reference);
-
 // `amount` in `from` expressed in `to` (CNY or USD) at the catalog's rate.
 double convert_currency(double amount, std::string_view from, std::string_view to, const ExchangeRate& fx);
 

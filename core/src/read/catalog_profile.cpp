@@ -283,8 +283,11 @@ void shorten_source(nlohmann::json& holder, const char* key) {
 // credit the planner applies (amount, currency, date); reference rates
 // (campus card-hour prices for reading, never planned with) go, except
 // the first queue-priority rate, the one the campus advice quotes
-// (planner_advice.cpp), kept without its source and note.
-void cut_platform(nlohmann::json& platform) {
+// (planner_advice.cpp), kept without its source and note. An offer older
+// than six months before the catalog's date (`version`) says so, `stale:
+// true`, by the core's one rule (price_is_stale), so the page marks it
+// without a rule of its own; a current one carries nothing.
+void cut_platform(nlohmann::json& platform, std::string_view version) {
   platform.erase("queue_notes");
   platform.erase("low_cost_mode");  // the mode's description; its price (cpu_only_per_hour) stays
   if (platform.contains("reference_rates") && platform["reference_rates"].is_array()) {
@@ -315,7 +318,10 @@ void cut_platform(nlohmann::json& platform) {
     erase_each(platform["offers"], {"note", "evidence"});
     for (auto& offer : platform["offers"]) {
       shorten_source(offer, "source");
-      if (offer.is_object()) cpu_count_only(offer);
+      if (!offer.is_object()) continue;
+      cpu_count_only(offer);
+      if (offer.contains("as_of") && offer["as_of"].is_string() && price_is_stale(offer["as_of"].get<std::string>(), version))
+        offer["stale"] = true;
     }
   }
   if (platform.contains("sources") && platform["sources"].is_array())
@@ -362,7 +368,7 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
     root["electricity"].erase("note");
   }
   for (auto& platform : platforms)
-    if (platform.is_object()) cut_platform(platform);
+    if (platform.is_object()) cut_platform(platform, full.value().version);
   // Scenarios: their sources as the citation the page shows of each
   // (views/scenario.ts; page_citation above).
   if (root.contains("scenarios") && root["scenarios"].is_array())

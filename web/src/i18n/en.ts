@@ -624,7 +624,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'price_kind.list': "list price",
   'price_kind.floor': "floor (cheapest seen)",
   'price_kind.promo': "promotion",
-  'footer.age': "Price catalog of {date} ({days} days old); {stale} of {total} prices are over 6 months old: check them on the platform before you rely on them.",
+  'footer.age': "Price catalog of {date} ({days} days old); {stale} of {total} prices date from more than 6 months before it: check them on the platform before you rely on them.",
   'gpus.reason.tight': "fits only inside the headroom",
   'gpus.col.gpu_hours': "GPU-hours",
   'gpus.range.help': "The small figures under a time are its plausible range: on published measurements of similar jobs, the speed falls inside it about eight times in ten (10th–90th percentile of measured / estimated). GPU-hours = time of one run × GPUs.",

@@ -622,7 +622,7 @@ export const zhCN = {
   'price_kind.list': "官网价",
   'price_kind.floor': "最低挂牌价",
   'price_kind.promo': "促销价",
-  'footer.age': "价格目录更新于 {date}（{days} 天前）；{total} 条价格中 {stale} 条超过 6 个月，使用前请到平台核对。",
+  'footer.age': "价格目录更新于 {date}（{days} 天前）；{total} 条价格中 {stale} 条比目录日期早 6 个月以上，使用前请到平台核对。",
   'gpus.reason.tight': "只在安全余量之内放得下",
   'gpus.col.gpu_hours': "卡·时",
   'gpus.range.help': "用时下的小字是可能范围：按同类已发表实测，十次里约有八次速度落在这个范围内（实测/估计的第 10–90 百分位）。卡·时 = 单次用时 × 卡数。",

@@ -63,7 +63,7 @@ function dateOf(ctx: Ctx, s: StageCost, currency: string): HTMLElement | null {
   const d = o?.as_of;
   const range = Number.isFinite(s.costLow) && Number.isFinite(s.costHigh) && s.costHigh > s.costLow
     ? t('budget.cost_range', { low: cash(ctx, s.costLow, currency), high: cash(ctx, s.costHigh, currency) }) : '';
-  const parts: (string | HTMLElement)[] = [range, d ? priceDate(ctx, d) : o?.confidence === 'quote' ? t('confidence.quote') : '',
+  const parts: (string | HTMLElement)[] = [range, d ? priceDate(ctx, d, o?.stale) : o?.confidence === 'quote' ? t('confidence.quote') : '',
     o?.confidence && o.confidence !== 'quote' ? label(t, 'confidence', o.confidence) : ''].filter((x) => x !== '');
   if (!parts.length && !s.reference) return null;
   const joined = parts.flatMap((x, i) => (i ? [' · ', x] : [x]));

@@ -162,7 +162,7 @@ export function gpusView(ctx: Ctx): HTMLElement {
         timed && g.hours_low !== undefined && g.hours_low !== g.hours_high
           ? h('span', { class: 'range', title: rangeText(ctx, g) }, `${hours(lang, g.hours_low)}–${hours(lang, g.hours_high)}`) : null),
       h('td', null, timed ? num(lang, g.hours * g.count, 1) : '—'),
-      h('td', { 'data-cost': '' }, cash(ctx, x.cost, x.costCurrency), date || x.gpu.offer?.confidence ? h('span', { class: 'range' }, date ? priceDate(ctx, date) : '',
+      h('td', { 'data-cost': '' }, cash(ctx, x.cost, x.costCurrency), date || x.gpu.offer?.confidence ? h('span', { class: 'range' }, date ? priceDate(ctx, date, x.gpu.offer?.stale) : '',
         x.gpu.offer?.confidence ? ` · ${x.gpu.offer.confidence === 'quote' ? ctx.t('confidence.quote') : label(ctx.t, 'confidence', x.gpu.offer.confidence)}` : '') : null),
       h('td', null, Number.isFinite(x.value) ? `${num(lang, x.value * 100)}%` : '—'),
       h('td', { class: 'reasons' }, reasons(ctx, x).join(t('list.sep'))));

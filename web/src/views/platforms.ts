@@ -143,7 +143,7 @@ function platformCard(ctx: Ctx, p: CatalogPlatform): HTMLElement {
               h('th', { scope: 'row' }, ctx.gpu(o.gpu)?.name ?? o.gpu),
               h('td', null, label(t, 'billing', o.billing)),
               h('td', null, offerPrice(ctx, o)),
-              h('td', null, priceDate(ctx, o.as_of)),
+              h('td', null, priceDate(ctx, o.as_of, o.stale === true)),
               h('td', { class: 'source' }, sourceText(ctx, o.source ?? p.sources?.[0]), o.confidence ? ` · ${label(t, 'confidence', o.confidence)}` : ''),
               h('td', null, quoteInput(ctx, p, o.gpu, o.billing, o.currency)))))))
       : h('p', null, t('platform.ask')),
@@ -209,7 +209,7 @@ function quotesPanel(ctx: Ctx): HTMLElement {
             h('th', { scope: 'row' }, p ? platformName(ctx, p) : q.platform),
             h('td', null, ctx.gpu(q.gpu)?.name ?? q.gpu),
             h('td', null, label(t, 'billing', q.billing)),
-            // A pasted price's day beside it, marked when old (the core ages it alike: offer.stale).
+            // A pasted price's day beside it; the plan that uses it says whether it is old (offer.stale).
             h('td', null, money(lang, q.per_gpu_hour, q.currency), q.as_of ? ' · ' : null, q.as_of ? priceDate(ctx, q.as_of) : null),
             h('td', { class: 'note' }, q.note),
             h('td', null, button(t('quote.delete'), () => ctx.setQuotes(ctx.quotes.filter((x) => quoteKey(x) !== quoteKey(q)), t('quote.removed')))));

@@ -2,7 +2,7 @@
 // in the page's language, money in the display currency with the rate beside
 // it, a price's date with its freshness mark, a source a student can open.
 import { h } from '../dom.ts';
-import { ageDays, isStale, money, num } from '../format.ts';
+import { ageDays, money, num } from '../format.ts';
 import type { CatalogPlatform } from '../types.ts';
 import type { Ctx } from './context.ts';
 
@@ -42,10 +42,13 @@ export function fxNote(ctx: Ctx, from: string | undefined): HTMLElement | null {
   return h('p', { class: 'source fx-note' }, ctx.t('fx.converted', { rate: num(ctx.lang, fx.cny_per_usd, 4), as_of: fx.as_of ?? '—' }));
 }
 
-// A price's date; older than six months it says to check the platform.
-export function priceDate(ctx: Ctx, asOf: unknown): HTMLElement {
-  const stale = isStale(asOf, new Date());
-  return h('span', { class: stale ? 'as-of stale' : 'as-of', 'data-stale': stale ? 'true' : 'false' },
+// A price's date; marked to check on the platform when the core says it is
+// old (`stale`: an offer's in a response or in the page's catalog copy, more
+// than six months before the catalog's date; core/src/read/price_age.cpp).
+// A quote in the student's list has no verdict here: its day is shown, and
+// the plan that uses it carries the core's.
+export function priceDate(ctx: Ctx, asOf: unknown, stale?: boolean): HTMLElement {
+  return h('span', { class: stale ? 'as-of stale' : 'as-of', 'data-stale': stale === undefined ? null : String(stale) },
     typeof asOf === 'string' && asOf ? asOf : ctx.t('unknown'),
     stale ? h('strong', { class: 'stale-mark' }, ` ${ctx.t('price.stale')}`) : null);
 }
@@ -61,11 +64,12 @@ export function sourceText(ctx: Ctx, source: unknown): string {
   return s && !Object.hasOwn(SOURCE_WORDS, s) ? s : ctx.t(SOURCE_WORDS[(s || 'unverified') as keyof typeof SOURCE_WORDS]);
 }
 
-// How old the catalog's prices are, for the footer.
+// How old the catalog is (days to today) and how many of its prices the core
+// marks old, for the footer.
 export function catalogAge(ctx: Ctx): { date: string; days: number | null; stale: number; total: number } {
-  const dates = ctx.catalog.platforms.flatMap((p) => (p.offers ?? []).map((o) => o.as_of)).filter((d): d is string => typeof d === 'string');
-  const now = new Date();
+  const offers = ctx.catalog.platforms.flatMap((p) => p.offers ?? []);
+  const dates = offers.map((o) => o.as_of).filter((d): d is string => typeof d === 'string');
   const date = /^\d{4}-\d{2}/.test(ctx.catalog.version) ? ctx.catalog.version : [...dates].sort().pop() ?? '';
-  return { date, days: ageDays(date, now), stale: dates.filter((d) => isStale(d, now)).length, total: dates.length };
+  return { date, days: ageDays(date, new Date()), stale: offers.filter((o) => o.stale === true).length, total: offers.length };
 }
 
