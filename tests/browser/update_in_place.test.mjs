@@ -211,3 +211,43 @@ for (const L of LANGS) {
     await context.close();
   });
 }
+
+// A change's link (the address bar) and its stored last inputs are written
+// after its figures are painted, once for the changes before that frame: the
+// writes are off the repaint's path (docs/performance.md). Nothing is lost to
+// the wait: copying the link writes them first, and so does a reload.
+for (const L of LANGS) {
+  test(`${L.locale}: a change's link and stored inputs follow it after the repaint; a reload at once keeps it`, async () => {
+    const { page, context, errors } = await openFull(L.locale);
+    const out = await page.evaluate(async () => {
+      let writes = 0;
+      const replace = history.replaceState.bind(history);
+      history.replaceState = (...a) => { writes += 1; return replace(...a); };
+      const el = document.querySelector('[data-path="workload.micro_batch"]');
+      const before = location.hash;
+      const change = (v) => { el.value = String(v); el.dispatchEvent(new Event('change', { bubbles: true })); };
+      change(3);
+      change(5);
+      const during = location.hash;
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const stored = JSON.parse(localStorage.getItem('gpuplan.last') ?? '{}');
+      return { before, during, after: location.hash, writes, stored: JSON.stringify(stored) };
+    });
+    assert.equal(out.during, out.before, 'not written in the change\'s own task');
+    assert.notEqual(out.after, out.before, 'written after the frame');
+    assert.equal(out.writes, 1, 'one write for the two changes before the frame');
+    assert.match(out.stored, /"micro_batch":5/);
+    // A reload in the change's own task: the tab's going writes it first.
+    await page.evaluate(() => {
+      const el = document.querySelector('[data-path="workload.micro_batch"]');
+      el.value = '7';
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+      location.reload();
+    });
+    await page.waitForSelector('#budget-total');
+    await page.waitForSelector('[data-path="workload.micro_batch"]');
+    assert.equal(await page.inputValue('[data-path="workload.micro_batch"]'), '7');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

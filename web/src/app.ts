@@ -71,6 +71,8 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   private storageSaid = new Set<string>();
   // When a share link replaced the stored last inputs: the first save keeps a backup of them.
   private lastFromLink = false;
+  // A change's link and last inputs not yet written (persistSoon).
+  private persistPending = false;
   private notes: Note[] = [];
   private noteId = 0;
   private figureMarked = false;
@@ -143,6 +145,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   private flushTyping(): void {
     const before = location.hash;
     flushPending();
+    this.persist();
     if (location.hash === before) return;
     try {
       sessionStorage.setItem(RELOAD_KEY, JSON.stringify({ from: before, to: location.hash }));
@@ -365,8 +368,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
 
   set(patch: StatePatch, how: { inputs?: boolean; now?: boolean } = {}): void {
     this.state = applyPatch(this.state, patch);
-    this.writeHash();
-    this.remember();
+    this.persistSoon();
     if (how.inputs) this.renderAll();
     else this.renderResults();
   }
@@ -375,6 +377,25 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     const before = this.state;
     this.set(patch, { inputs: true });
     this.notify(this.t('applied', { what }), 'info', { label: this.t('undo'), run: () => this.set(before, { inputs: true }) });
+  }
+
+  // The address bar's link and the stored last inputs follow a change once its
+  // figures are painted: replaceState and the storage write (~2 ms a change)
+  // wait for the task after the next frame, one write for the changes before
+  // it. What reads them sooner writes them first: copying the link, and the
+  // tab being hidden, closed or reloaded (flushTyping). A link edited in the
+  // address bar replaces the state, and the pending write then writes that.
+  private persistSoon(): void {
+    if (this.persistPending) return;
+    this.persistPending = true;
+    requestAnimationFrame(() => window.setTimeout(() => this.persist(), 0));
+  }
+
+  private persist(): void {
+    if (!this.persistPending) return;
+    this.persistPending = false;
+    this.writeHash();
+    this.remember();
   }
 
   // The last inputs, kept for the next visit. The first save after a share
@@ -836,6 +857,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   }
 
   private async copyLink(): Promise<void> {
+    this.persist();
     const url = location.href;
     const local = isLocalPage(url) ? ` ${this.t('share.local')}` : '';
     try {
