@@ -224,22 +224,29 @@ function firstAnswersModule(): Plugin {
   };
 }
 
-// The English catalog ships as its texts alone, in the order of the zh-CN
-// catalog's keys, and is keyed again at start: its ~380 keys would otherwise
-// stand a second time in the page. web/src/i18n/en.ts stays
-// a keyed object for whoever edits it; its type already requires zh-CN's keys,
-// and this step fails unless both have exactly the same ones.
-function compactEnglish(): Plugin {
+// The message catalogs ship as arrays: zh-CN's keys once, then its texts,
+// then the English texts in the same order, each catalog keyed again at start.
+// The ~640 keys would otherwise stand a second time in the page, and apart
+// from the texts they compress better than each key beside its text (LZMA's
+// contexts see keys beside keys, Chinese beside Chinese). web/src/i18n/*.ts
+// stay keyed objects for whoever edits them; en.ts's type already requires
+// zh-CN's keys, and this step fails unless both have exactly the same ones.
+function compactCatalogs(): Plugin {
+  const keys = Object.keys(zhCN) as (keyof typeof zhCN)[];
   return {
-    name: 'gpuplan-compact-en',
+    name: 'gpuplan-compact-catalogs',
     transform(_code, id) {
+      if (id.endsWith('/web/src/i18n/zh-CN.ts')) {
+        return {
+          code: `const keys = ${JSON.stringify(keys)};\nconst texts = ${JSON.stringify(keys.map((k) => zhCN[k]))};\nexport const zhCN = Object.fromEntries(keys.map((k, i) => [k, texts[i]]));\n`,
+          map: null,
+        };
+      }
       if (!id.endsWith('/web/src/i18n/en.ts')) return null;
-      const keys = Object.keys(zhCN) as (keyof typeof zhCN)[];
       const extra = Object.keys(en).filter((k) => !(k in zhCN));
       if (extra.length || keys.some((k) => typeof en[k] !== 'string')) throw new Error(`en.ts and zh-CN.ts differ in keys: ${extra.join(', ')}`);
-      const texts = JSON.stringify(keys.map((k) => en[k]));
       return {
-        code: `import { zhCN } from './zh-CN';\nconst texts = ${texts};\nexport const en = Object.fromEntries(Object.keys(zhCN).map((k, i) => [k, texts[i]]));\n`,
+        code: `import { zhCN } from './zh-CN';\nconst texts = ${JSON.stringify(keys.map((k) => en[k]))};\nexport const en = Object.fromEntries(Object.keys(zhCN).map((k, i) => [k, texts[i]]));\n`,
         map: null,
       };
     },
@@ -276,5 +283,5 @@ export default defineConfig({
     reportCompressedSize: false,
     modulePreload: false,
   },
-  plugins: [dropGlueWasm(), firstAnswersModule(), compactEnglish(), viteSingleFile({ removeViteModuleLoader: true }), packedPage(), csp()],
+  plugins: [dropGlueWasm(), firstAnswersModule(), compactCatalogs(), viteSingleFile({ removeViteModuleLoader: true }), packedPage(), csp()],
 });
