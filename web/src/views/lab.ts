@@ -8,6 +8,7 @@ import { download, h, live, on, uid } from '../dom.ts';
 import { iframeSnippet } from '../embed.ts';
 import { bigCount } from '../format.ts';
 import { customOf, hfRefusal, parseHfConfig } from '../hfconfig.ts';
+import { translator, type MessageKey } from '../i18n.ts';
 import {
   emptyLab, encodeLab, labDefaults, labJsonSize, MAX_LAB_CONFIGS, MAX_LAB_JSON_CHARS, MAX_LAB_LINK_CHARS, type LabMine, type LabRead, type LabSettings,
 } from '../lab_settings.ts';
@@ -25,114 +26,23 @@ export interface LabCtx extends Ctx {
   importLab(text: string): void;
 }
 
-// The pane's words, both languages side by side ({name} placeholders as in i18n.ts).
-const WORDS = {
-  title: ['实验室设置', 'Lab settings'],
-  line: ['本页按「{name}」的实验室设置规划（写于 {date}）：实验室的卡、校级平台、报价和预算。', 'This page plans with the lab settings of “{name}” (written {date}): the lab’s cards, campus centre, quotes and budget.'],
-  line_off: ['本页有「{name}」的实验室设置（写于 {date}），现在不用它们规划。', 'This page has the lab settings of “{name}” (written {date}); it is planning without them now.'],
-  unnamed: ['未署名', 'unnamed'],
-  see: ['查看设置', 'See the settings'],
-  without: ['不用实验室设置规划', 'Plan without them'],
-  with: ['用实验室设置规划', 'Plan with them'],
-  none: ['本页没有实验室设置。课题组管理员可以在这里写下实验室的卡、校级平台和报价，再把链接或嵌入代码放到组里的 wiki 上。', 'This page has no lab settings. A lab admin can record the lab’s cards, campus centre and quotes here, then put the link or embed code on the lab’s wiki.'],
-  edit: ['编辑设置', 'Edit the settings'],
-  write: ['写实验室设置', 'Write lab settings'],
-  done: ['完成编辑', 'Done editing'],
-  remove: ['删除本页的实验室设置', 'Remove the lab settings from this page'],
-  cards: ['实验室的卡', 'The lab’s cards'],
-  card_line: ['{n} × {gpu}，{m} 台机器，通常等 {wait} 小时，每周可用约 {week} 小时', '{n} × {gpu} on {m} machine(s), usually a {wait} h wait, about {week} h a week'],
-  campus: ['校级算力平台', 'Campus centre'],
-  campus_line: ['排队约 {wait} 小时；每人最多 {gpus} 张卡、每个作业最长 {hours} 小时', 'queue about {wait} h; at most {gpus} cards per user, {hours} h per job'],
-  no_limit: ['不限', 'no limit'],
-  quotes: ['实验室的报价', 'The lab’s quotes'],
-  quote_line: ['{platform}：{gpu} 每卡时 {price} {cur}', '{platform}: {gpu} at {price} {cur} per card-hour'],
-  campus_quote: ['{gpu} 每卡时 {price} 元', '{gpu} at {price} CNY per card-hour'],
-  budget: ['默认预算', 'Default budget'],
-  models: ['实验室常用模型', 'Models the lab uses'],
-  use_model: ['用 {name}', 'Use {name}'],
-  notes: ['说明', 'Notes'],
-  mine: ['你的等待每小时值多少（{cur}）', 'What an hour of your waiting is worth ({cur})'],
-  mine_help: ['0 表示等待不计成本；例如按每月补助折算的时薪。填了以后，规划把实验室卡的等待时间折成钱，与租卡比较。', '0: waiting costs nothing; e.g. your monthly stipend as an hourly rate. With it the plan prices the wait for the lab’s cards against renting.'],
-  name: ['谁的设置（课题组 / 管理员）', 'Whose settings (group / admin)'],
-  written: ['写于', 'Written'],
-  gpu: ['显卡', 'GPU'],
-  count: ['张数', 'Cards'],
-  machines: ['机器数', 'Machines'],
-  wait: ['通常要等（小时）', 'Usual wait (hours)'],
-  week: ['每周可用（小时）', 'Hours a week'],
-  add_cards: ['添加一组卡', 'Add a group of cards'],
-  remove_row: ['删除这一行', 'Remove this row'],
-  campus_on: ['组里用校级算力平台', 'The lab uses a campus centre'],
-  campus_wait: ['排队（小时）', 'Queue (hours)'],
-  campus_gpus: ['每人最多卡数（0 不限）', 'Cards per user (0: no limit)'],
-  campus_hours: ['每个作业最长（小时，0 不限）', 'Hours per job (0: no limit)'],
-  price: ['每卡时价格', 'Per card-hour'],
-  add_campus_quote: ['添加校级平台单价', 'Add a campus rate'],
-  platform: ['平台', 'Platform'],
-  currency: ['币种', 'Currency'],
-  add_quote: ['添加一条报价', 'Add a quote'],
-  budget_amount: ['默认预算（0 表示不设）', 'Default budget (0: none)'],
-  scope: ['默认范围', 'Default scope'],
-  scope_any: ['按学生自己的设置', 'the student’s own'],
-  scope_cn: ['国内平台', 'platforms in China'],
-  scope_global: ['全部平台', 'every platform'],
-  electricity: ['实验室卡的电费计入（按目录电价 × 显卡功耗）', 'Charge the lab’s cards their electricity (catalog tariff × card power)'],
-  time_value: ['建议的等待时薪（学生可改）', 'Suggested value of a waiting hour (students may change it)'],
-  add_model: ['添加常用模型', 'Add a model the lab uses'],
-  notes_field: ['说明（怎么申请校级平台、找谁）', 'Notes (how to apply for the campus centre, whom to ask)'],
-  share: ['分享这些设置', 'Share these settings'],
-  size: ['设置链接 {n} / {max} 个字符（设置内容最多 {json} 个字符）。', 'Settings link: {n} of {max} characters (the settings at most {json} characters).'],
-  too_big: ['设置太长，链接放不下：请缩短说明或减少报价。', 'The settings are too long for a link: shorten the notes or drop quotes.'],
-  copy_link: ['复制设置链接', 'Copy the settings link'],
-  embed: ['嵌入代码（放到 wiki 页面里）', 'Embed code (for the wiki page)'],
-  copy_embed: ['复制嵌入代码', 'Copy the embed code'],
-  file: ['下载设置文件', 'Download the settings file'],
-  import: ['导入设置文件', 'Import a settings file'],
-  copied: ['已复制。', 'Copied.'],
-  manual: ['无法自动复制，请手动复制：{text}', 'Could not copy; copy it by hand: {text}'],
-  total: ['实验室总账', 'The lab’s total'],
-  total_help: ['每个已保存的项目按实验室设置重新规划；各阶段从项目保存那天起依次排开，按阶段、按月合计，与实验室预算对比。', 'Each saved project planned again with the lab settings; its stages laid end to end from the day it was saved, summed by stage and by month against the lab’s budget.'],
-  col_project: ['项目', 'Project'],
-  col_stage: ['阶段', 'Stage'],
-  col_month: ['月份', 'Month'],
-  col_where: ['在哪里跑', 'Where'],
-  col_cost: ['费用', 'Cost'],
-  col_price: ['价格日期 · 可信度', 'Price date · standing'],
-  total_table: ['实验室总账：各项目各阶段', 'The lab’s total, project by project and stage by stage'],
-  total_sum: ['合计', 'Total'],
-  over: ['超出预算', 'over budget'],
-  clash: ['「{a}」和「{b}」在 {week} 同时要用实验室的 {gpu}', '“{a}” and “{b}” both need the lab’s {gpu} in {week}'],
-  total_md: ['导出总账 Markdown', 'Export the total as Markdown'],
-  total_csv: ['导出总账 CSV', 'Export the total as CSV'],
-  total_print: ['打印总账（A4 一页）', 'Print the total (one A4 page)'],
-  lab_default: ['实验室默认', 'the lab’s default'],
-  models_first: ['实验室的模型', 'The lab’s models'],
-  models_rest: ['其他模型', 'Other models'],
-  paste: ['粘贴模型的 config.json（Hugging Face）', 'Paste a model’s config.json (Hugging Face)'],
-  paste_name: ['它的名称', 'Its name'],
-  paste_help: ['最多 {n} 个粘贴的模型，随设置链接和文件一起分享。', 'At most {n} pasted models; they travel with the settings link and file.'],
-  paste_add: ['添加这个模型', 'Add this model'],
-} as const;
-export type LabWord = keyof typeof WORDS;
+// The pane's words are the catalogs' `lab.*` messages (i18n/*.ts).
+export type LabWord = MessageKey extends infer K ? (K extends `lab.${infer W}` ? W : never) : never;
 
-export function labWord(lang: string, key: LabWord, params: Record<string, string | number> = {}): string {
-  const text: string = WORDS[key][lang === 'en' ? 1 : 0];
-  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+export function labWord(lang: string, key: LabWord, params?: Record<string, string | number>): string {
+  return translator(lang === 'en' ? 'en' : 'zh-CN')(`lab.${key}`, params);
 }
 
 // What a refused settings text is called, in words (nothing of it applied).
 export function labRefusal(lang: string, r: Exclude<LabRead, { ok: LabSettings }>, from: 'link' | 'file'): string {
-  const what = from === 'link' ? (lang === 'en' ? 'The lab settings link' : '实验室设置链接') : (lang === 'en' ? 'The lab settings file' : '实验室设置文件');
-  if ('newer' in r)
-    return lang === 'en' ? `${what} comes from a newer version of this page (settings version ${r.newer}); nothing of it was applied. Open it in the newer page.`
-      : `${what}来自更新版本的页面（设置版本 ${r.newer}），本页没有应用其中任何内容；请用新版页面打开。`;
-  if (r.damaged === 'size')
-    return lang === 'en' ? `${what} is longer than ${MAX_LAB_LINK_CHARS} characters; nothing of it was applied.` : `${what}超过 ${MAX_LAB_LINK_CHARS} 个字符，本页没有应用其中任何内容。`;
+  const what = labWord(lang, from === 'link' ? 'refused.link' : 'refused.file');
+  if ('newer' in r) return labWord(lang, 'refused.newer', { what, v: r.newer });
+  if (r.damaged === 'size') return labWord(lang, 'refused.size', { what, max: MAX_LAB_LINK_CHARS });
   // Where, in the pane's own words (never the text's field names).
   const part = new Map<string, LabWord>([['name', 'name'], ['written', 'written'], ['notes', 'notes'], ['models', 'models'], ['configs', 'models'],
     ['gpus', 'cards'], ['campus', 'campus'], ['prices', 'quotes'], ['budget', 'budget'], ['scope', 'scope']]).get(r.damaged.split(/[.[]/)[0]);
-  const field = part ? (lang === 'en' ? ` (at “${labWord(lang, part)}”)` : `（出错处：${labWord(lang, part)}）`) : '';
-  return lang === 'en' ? `${what} is damaged${field}; nothing of it was applied. Ask for the link again.` : `${what}已损坏${field}，本页没有应用其中任何内容；请重新索取链接。`;
+  const field = part ? labWord(lang, 'refused.at', { part: labWord(lang, part) }) : '';
+  return labWord(lang, 'refused.damaged', { what, field });
 }
 
 let paneOpen = false;
