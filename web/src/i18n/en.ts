@@ -258,6 +258,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'platform.as_of': 'As of',
   'platform.source': 'Source',
   'platform.sources': 'Sources',
+  'platform.lab': 'the lab’s own cards',
   'platform.name': 'Platform',
   'risk.low': 'low',
   'risk.medium': 'medium',

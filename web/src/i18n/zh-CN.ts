@@ -256,6 +256,7 @@ export const zhCN = {
   'platform.as_of': '报价日期',
   'platform.source': '来源',
   'platform.sources': '来源',
+  'platform.lab': '实验室自有显卡',
   'platform.name': '平台',
   'risk.low': '低',
   'risk.medium': '中',

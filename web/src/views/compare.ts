@@ -9,6 +9,7 @@ import { toRequest } from '../request.ts';
 import { STAGES, type State } from '../state.ts';
 import type { PlanResponse } from '../types.ts';
 import type { Ctx } from './context.ts';
+import { platformName } from './words.ts';
 
 export interface CompareEntry { label: string; state: State; response: PlanResponse | null; error: string | null }
 
@@ -41,11 +42,6 @@ function modelName(ctx: Ctx, s: State): string {
   if (s.mode === 'science') return `${label(ctx.t, 'mode', 'science')} · ${label(ctx.t, 'sci.kind', s.science.kind)}`;
   const m = s.source === 'preset' ? ctx.catalog.models.find((x) => x.id === s.preset)?.name ?? s.preset : ctx.t('model.source.custom');
   return `${m} · ${label(ctx.t, 'mode', s.mode)}${s.mode === 'train' ? ` · ${label(ctx.t, 'method', s.method)}` : ''}`;
-}
-
-function platformName(ctx: Ctx, id: unknown): string {
-  const p = ctx.catalog.platforms.find((x) => x.id === id);
-  return p ? (ctx.lang === 'zh-CN' ? p.name_zh ?? p.name : p.name) : '—';
 }
 
 // The planner's verdict on the card the plan chose (the formal stage's, else the first).
