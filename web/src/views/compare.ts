@@ -7,6 +7,7 @@ import { gib, hours, money } from '../format.ts';
 import { label } from '../i18n.ts';
 import { toRequest } from '../request.ts';
 import { STAGES, type State } from '../state.ts';
+import { mdCell } from '../table_text.ts';
 import type { PlanResponse } from '../types.ts';
 import type { Ctx } from './context.ts';
 import { platformName } from './words.ts';
@@ -97,9 +98,8 @@ export function compareRows(ctx: Ctx, entries: CompareEntry[]): CompareRow[] {
 
 // Markdown for a report: the same rows, differing ones marked.
 export function compareMarkdown(ctx: Ctx, entries: CompareEntry[]): string {
-  const cell = (s: string): string => s.replace(/[\\`*_{}[\]()#+!|<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
-  const lines = [`# ${ctx.t('compare.title')}`, '', `| | ${entries.map((e) => cell(e.label)).join(' | ')} |`, `| --- |${entries.map(() => ' --- |').join('')}`];
-  for (const r of compareRows(ctx, entries)) lines.push(`| ${r.differs ? '**≠** ' : ''}${cell(r.title)} | ${r.cells.map(cell).join(' | ')} |`);
+  const lines = [`# ${ctx.t('compare.title')}`, '', `| | ${entries.map((e) => mdCell(e.label)).join(' | ')} |`, `| --- |${entries.map(() => ' --- |').join('')}`];
+  for (const r of compareRows(ctx, entries)) lines.push(`| ${r.differs ? '**≠** ' : ''}${mdCell(r.title)} | ${r.cells.map(mdCell).join(' | ')} |`);
   lines.push('', ctx.t('compare.md_note'), '');
   return lines.join('\n');
 }

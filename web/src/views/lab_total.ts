@@ -8,6 +8,7 @@ import { download, h } from '../dom.ts';
 import { withLab, type LabMine, type LabSettings } from '../lab_settings.ts';
 import { toRequest } from '../request.ts';
 import type { Project } from '../storage_state.ts';
+import { csvCell, mdCell } from '../table_text.ts';
 import type { PlanResponse, PlanStage } from '../types.ts';
 import type { Ctx } from './context.ts';
 import { labWord } from './lab.ts';
@@ -132,16 +133,14 @@ function cells(ctx: Ctx, r: TotalRow): string[] {
 }
 
 export function totalCsv(ctx: Ctx, t: LabTotal): string {
-  const q = (x: string): string => (/[",\n]/.test(x) ? `"${x.replace(/"/g, '""')}"` : x);
-  return [COLUMNS.join(','), ...t.rows.map((r) => cells(ctx, r).map(q).join(','))].join('\n') + '\n';
+  return [COLUMNS.join(','), ...t.rows.map((r) => cells(ctx, r).map(csvCell).join(','))].join('\n') + '\n';
 }
 
 export function totalMarkdown(ctx: Ctx, lab: LabSettings, t: LabTotal): string {
   const w = (k: Parameters<typeof labWord>[1], p?: Record<string, string | number>): string => labWord(ctx.lang, k, p);
-  const esc = (x: string): string => x.replace(/\|/g, '\\|');
   const out = [`# ${w('total')} — ${lab.name || w('unnamed')} (${lab.written || '—'})`, '',
     `| ${COLUMNS.join(' | ')} |`, `| ${COLUMNS.map(() => '---').join(' | ')} |`,
-    ...t.rows.map((r) => `| ${cells(ctx, r).map(esc).join(' | ')} |`), '',
+    ...t.rows.map((r) => `| ${cells(ctx, r).map(mdCell).join(' | ')} |`), '',
     `${w('total_sum')}: ${cash(ctx, t.total, ctx.state.currency)}${t.budget !== null ? ` / ${w('budget')}: ${cash(ctx, t.budget, ctx.state.currency)}` : ''}`, ''];
   for (const c of t.clashes) out.push(`- ${w('clash', { a: c.a, b: c.b, gpu: gpuName(ctx, c.gpu), week: c.week })}`);
   return out.join('\n') + '\n';
