@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import { messageKeys } from './tools/message_keys.mjs';
 import { firstAnswers } from './web/src/first_answer.ts';
 import { en } from './web/src/i18n/en.ts';
 import { zhCN } from './web/src/i18n/zh-CN.ts';
@@ -225,30 +226,41 @@ function firstAnswersModule(): Plugin {
 }
 
 // The message catalogs ship as arrays: zh-CN's keys once, then its texts,
-// then the English texts in the same order, each catalog keyed again at start.
-// The ~640 keys would otherwise stand a second time in the page, and apart
-// from the texts they compress better than each key beside its text (LZMA's
-// contexts see keys beside keys, Chinese beside Chinese). web/src/i18n/*.ts
+// then the English texts in the same order, each catalog keyed again at
+// start. Keys beside keys and Chinese beside Chinese compress better under
+// LZMA than each key beside its text, and the English catalog does not repeat
+// the keys. A key the page's code names only as t('…'), under no prefix it
+// completes at run time (tools/message_keys.mjs), ships as its number in the
+// catalog instead: the call becomes t(12) and the keys array holds '' in its
+// place, so the key's name stands nowhere in the page. web/src/i18n/*.ts
 // stay keyed objects for whoever edits them; en.ts's type already requires
-// zh-CN's keys, and this step fails unless both have exactly the same ones.
+// zh-CN's keys, and this step fails unless both have exactly the same ones,
+// or if a numbered key's name is left in a module it rewrote.
 function compactCatalogs(): Plugin {
   const keys = Object.keys(zhCN) as (keyof typeof zhCN)[];
+  const { onlyTranslated } = messageKeys(root);
+  const numbered = new Map(onlyTranslated.map((k) => [k, keys.indexOf(k as keyof typeof zhCN)]));
+  if ([...numbered.values()].some((i) => i < 0)) throw new Error('tools/message_keys.mjs read a key zh-CN.ts does not have');
+  const shipped = keys.map((k) => (numbered.has(k) ? '' : k));
+  const keyed = 'Object.fromEntries(keys.map((k, i) => [k || i, texts[i]]))';
+  const call = /\b(ctx\.t|this\.t|t)\('([\w./\-]+)'/g;
   return {
     name: 'gpuplan-compact-catalogs',
-    transform(_code, id) {
+    enforce: 'pre',
+    transform(code, id) {
       if (id.endsWith('/web/src/i18n/zh-CN.ts')) {
-        return {
-          code: `const keys = ${JSON.stringify(keys)};\nconst texts = ${JSON.stringify(keys.map((k) => zhCN[k]))};\nexport const zhCN = Object.fromEntries(keys.map((k, i) => [k, texts[i]]));\n`,
-          map: null,
-        };
+        return { code: `export const keys = ${JSON.stringify(shipped)};\nconst texts = ${JSON.stringify(keys.map((k) => zhCN[k]))};\nexport const zhCN = ${keyed};\n`, map: null };
       }
-      if (!id.endsWith('/web/src/i18n/en.ts')) return null;
-      const extra = Object.keys(en).filter((k) => !(k in zhCN));
-      if (extra.length || keys.some((k) => typeof en[k] !== 'string')) throw new Error(`en.ts and zh-CN.ts differ in keys: ${extra.join(', ')}`);
-      return {
-        code: `import { zhCN } from './zh-CN';\nconst texts = ${JSON.stringify(keys.map((k) => en[k]))};\nexport const en = Object.fromEntries(Object.keys(zhCN).map((k, i) => [k, texts[i]]));\n`,
-        map: null,
-      };
+      if (id.endsWith('/web/src/i18n/en.ts')) {
+        const extra = Object.keys(en).filter((k) => !(k in zhCN));
+        if (extra.length || keys.some((k) => typeof en[k] !== 'string')) throw new Error(`en.ts and zh-CN.ts differ in keys: ${extra.join(', ')}`);
+        return { code: `import { keys } from './zh-CN';\nconst texts = ${JSON.stringify(keys.map((k) => en[k]))};\nexport const en = ${keyed};\n`, map: null };
+      }
+      if (!/\/web\/src\/(views\/)?[\w]+\.ts$/.test(id)) return null;
+      const out = code.replace(call, (m, fn: string, key: string) => (numbered.has(key) ? `${fn}(${numbered.get(key)}` : m));
+      const left = onlyTranslated.find((k) => out.includes(`'${k}'`) || out.includes(`"${k}"`) || out.includes(`\`${k}`));
+      if (left) throw new Error(`${id} still names the numbered message key '${left}'`);
+      return out === code ? null : { code: out, map: null };
     },
   };
 }
