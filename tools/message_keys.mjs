@@ -17,13 +17,17 @@ export function messageKeys(root) {
   const catalog = readFileSync(path.join(src, 'i18n/zh-CN.ts'), 'utf8');
   const keys = [...catalog.matchAll(/^ {2}'?([\w./\-]+)'?: /gm)].map((m) => m[1]);
 
+  const spellings = readFileSync(path.join(src, 'spellings.ts'), 'utf8');
   const dynamic = new Set([
-    ...[...code.matchAll(/\b(?:label|opts)\([^,()]+, '([\w.\-]+)'/g)].map((m) => m[1]),
-    ...[...code.matchAll(/`([\w.\-]+)\.\$\{/g)].map((m) => m[1]),
+    ...[...code.matchAll(/\b(?:label|opts)\([^,()]+, ['`]([\w.\-]+)['`.]/g)].map((m) => m[1]),
+    // t(`gpus.col.${c}` as never), t(`sci.${key}.help` as never)
+    ...[...code.matchAll(/`([\w.\-]+)\.\$\{[^`]*` as never/g)].map((m) => m[1]),
     // `${prefix}.${…}` with prefix: 'notice.last' | 'notice.projects'
-    ...[...code.matchAll(/'([\w.\-]+)'(?= \| ')|(?<=' \| )'([\w.\-]+)'/g)].map((m) => m[1] ?? m[2]),
-    // A workload change's value, named under its field (views/budget.ts, changeText: label(t, key, value)).
-    ...keys.filter((k) => k.startsWith('field.')).map((k) => k.slice('field.'.length)),
+    ...[...code.matchAll(/'([\w\-]+\.[\w.\-]+)'(?= \| ')|(?<=' \| )'([\w\-]+\.[\w.\-]+)'/g)].map((m) => m[1] ?? m[2]),
+    // A workload change's value, named under its field when it is one of the
+    // contract's spellings (views/budget.ts, changeText: label(t, key, value)).
+    ...keys.filter((k) => k.startsWith('field.')).map((k) => k.slice('field.'.length))
+      .filter((f) => new RegExp(`^export const ${f.toUpperCase()}(_\\w+)? =`, 'm').test(spellings)),
   ]);
   const count = (text) => code.split(text).length - 1;
   const named = (k) => count(`'${k}'`) + count(`"${k}"`) + count(`\`${k}`);

@@ -4,7 +4,6 @@ import { h, live, on, uid } from '../dom.ts';
 import { customOf, hfRefusal, parseHfConfig } from '../hfconfig.ts';
 import { label } from '../i18n.ts';
 import { activeLab, labDefaults } from '../lab_settings.ts';
-import { labWord } from './lab.ts';
 import { bigCount } from '../format.ts';
 import { sizedByImage } from '../request.ts';
 import {
@@ -56,7 +55,7 @@ export function stagesView(ctx: Ctx): HTMLElement {
     h('p', { class: 'lead' }, t('stages.lead')),
     rows,
     h('div', { class: 'row3' },
-      numberField({ label: labBudget ? `${t('budget.amount')} · ${labWord(ctx.lang, 'lab_default')}` : t('budget.amount'), help: t('budget.amount.help'), value: labBudget?.amount ?? state.budget, ...LIMITS['budget.amount'], path: 'budget.amount' }, (budget) => setBudget({ budget })),
+      numberField({ label: labBudget ? `${t('budget.amount')} · ${ctx.t('lab.lab_default')}` : t('budget.amount'), help: t('budget.amount.help'), value: labBudget?.amount ?? state.budget, ...LIMITS['budget.amount'], path: 'budget.amount' }, (budget) => setBudget({ budget })),
       selectField({ label: t('budget.currency'), value: labBudget?.currency ?? state.budget_currency, options: opts(ctx, 'currency', CURRENCIES) }, (v) => setBudget({ budget_currency: v as State['budget_currency'] })),
       numberField({ label: t('deadline'), help: t('deadline.help'), value: state.deadline_days, ...LIMITS['prefs.deadline_days'], path: 'prefs.deadline_days' }, (deadline_days) => ctx.set({ deadline_days })),
     ),
@@ -89,9 +88,9 @@ function modelPicker(ctx: Ctx): HTMLElement {
     const opt = (m: (typeof models)[number]): HTMLElement => h('option', { value: m.id, selected: m.id === state.preset }, `${m.name ?? m.id} · ${bigCount(ctx.lang, m.params)}`);
     const rest = models.filter((m) => !ours.includes(m) && match(m.id, m.name)).map(opt);
     live(select).replaceChildren(...(ours.length || pasted.length ? [
-      h('optgroup', { label: labWord(ctx.lang, 'models_first') }, ours.filter((m) => match(m.id, m.name)).map(opt),
+      h('optgroup', { label: ctx.t('lab.models_first') }, ours.filter((m) => match(m.id, m.name)).map(opt),
         pasted.map((c, i) => match('', c.name) ? h('option', { value: `lab:${i}` }, `${c.name} · ${bigCount(ctx.lang, c.dims.params)}`) : null)),
-      h('optgroup', { label: labWord(ctx.lang, 'models_rest') }, rest)] : rest));
+      h('optgroup', { label: ctx.t('lab.models_rest') }, rest)] : rest));
   };
   fill();
   on(search, 'input', fill);
