@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
-import { messageKeys } from './tools/message_keys.mjs';
+import { messageKeys, TRANSLATED } from './tools/message_keys.mjs';
 import { firstAnswers } from './web/src/first_answer.ts';
 import { en } from './web/src/i18n/en.ts';
 import { zhCN } from './web/src/i18n/zh-CN.ts';
@@ -231,8 +231,9 @@ function firstAnswersModule(): Plugin {
 // LZMA than each key beside its text, and the English catalog does not repeat
 // the keys. A key the page's code names only as t('…'), under no prefix it
 // completes at run time (tools/message_keys.mjs), ships as its number in the
-// catalog instead: the call becomes t(12) and the keys array holds '' in its
-// place, so the key's name stands nowhere in the page. web/src/i18n/*.ts
+// catalog instead: the call becomes t(12) (t(a ? 12 : 13) for a choice of
+// two) and the keys array holds '' in its place, so the key's name stands
+// nowhere in the page. web/src/i18n/*.ts
 // stay keyed objects for whoever edits them; en.ts's type already requires
 // zh-CN's keys, and this step fails unless both have exactly the same ones,
 // or if a numbered key's name is left in a module it rewrote.
@@ -243,7 +244,8 @@ function compactCatalogs(): Plugin {
   if ([...numbered.values()].some((i) => i < 0)) throw new Error('tools/message_keys.mjs read a key zh-CN.ts does not have');
   const shipped = keys.map((k) => (numbered.has(k) ? '' : k));
   const keyed = 'Object.fromEntries(keys.map((k, i) => [k || i, texts[i]]))';
-  const call = /\b(ctx\.t|this\.t|t)\('([\w./\-]+)'/g;
+  const call = new RegExp(TRANSLATED.source, 'g');
+  const ref = (k: string): string => (numbered.has(k) ? String(numbered.get(k)) : `'${k}'`);
   return {
     name: 'gpuplan-compact-catalogs',
     enforce: 'pre',
@@ -257,7 +259,8 @@ function compactCatalogs(): Plugin {
         return { code: `import { keys } from './zh-CN';\nconst texts = ${JSON.stringify(keys.map((k) => en[k]))};\nexport const en = ${keyed};\n`, map: null };
       }
       if (!/\/web\/src\/(views\/)?[\w]+\.ts$/.test(id)) return null;
-      const out = code.replace(call, (m, fn: string, key: string) => (numbered.has(key) ? `${fn}(${numbered.get(key)}` : m));
+      const out = code.replace(call, (_m, fn: string, key?: string, test?: string, a?: string, b?: string) =>
+        (key ? `${fn}(${ref(key)}` : `${fn}(${test} ? ${ref(a ?? '')} : ${ref(b ?? '')}`));
       const left = onlyTranslated.find((k) => out.includes(`'${k}'`) || out.includes(`"${k}"`) || out.includes(`\`${k}`));
       if (left) throw new Error(`${id} still names the numbered message key '${left}'`);
       return out === code ? null : { code: out, map: null };

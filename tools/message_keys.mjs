@@ -9,6 +9,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+// A translator call whose first argument is a key ('…', group 2) or a
+// choice between two keys (… ? '…' : '…', groups 3 to 5).
+export const TRANSLATED = /\b(ctx\.t|this\.t|t)\((?:'([\w./\-]+)'|([^(),'`]*?(?:'[\w\-]*'[^(),'`]*?)?) \? '([\w./\-]+)' : '([\w./\-]+)'(?=[),]))/;
+
 export function messageKeys(root) {
   const src = path.join(root, 'web/src');
   const files = ['', 'views']
@@ -35,8 +39,12 @@ export function messageKeys(root) {
     for (let i = k.lastIndexOf('.'); i > 0; i = k.lastIndexOf('.', i - 1)) if (dynamic.has(k.slice(0, i))) return true;
     return false;
   };
-  const escaped = (k) => k.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-  const direct = (k) => [...code.matchAll(new RegExp(`\\b(?:ctx\\.t|this\\.t|t)\\('${escaped(k)}'`, 'g'))].length;
+  // Translator calls with a key, or a choice of two keys (t(full ? 'a' : 'b')).
+  const directCounts = new Map();
+  for (const m of code.matchAll(new RegExp(TRANSLATED.source, 'g'))) {
+    for (const k of [m[2], m[4], m[5]]) if (k) directCounts.set(k, (directCounts.get(k) ?? 0) + 1);
+  }
+  const direct = (k) => directCounts.get(k) ?? 0;
   return {
     keys,
     dynamic,
