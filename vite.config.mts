@@ -225,25 +225,28 @@ function firstAnswersModule(): Plugin {
   };
 }
 
-// The message catalogs ship as arrays: zh-CN's keys once, then its texts,
-// then the English texts in the same order, each catalog keyed again at
-// start. Keys beside keys and Chinese beside Chinese compress better under
-// LZMA than each key beside its text, and the English catalog does not repeat
-// the keys. A key the page's code names only as t('…'), under no prefix it
-// completes at run time (tools/message_keys.mjs), ships as its number in the
-// catalog instead: the call becomes t(12) (t(a ? 12 : 13) for a choice of
-// two) and the keys array holds '' in its place, so the key's name stands
-// nowhere in the page. web/src/i18n/*.ts
-// stay keyed objects for whoever edits them; en.ts's type already requires
-// zh-CN's keys, and this step fails unless both have exactly the same ones,
-// or if a numbered key's name is left in a module it rewrote.
+// The message catalogs ship as arrays, all in the zh-CN module: its keys once,
+// then the English texts, then the zh-CN texts in the same order, each
+// catalog keyed again at start (en.ts only re-exports its part). Keys beside
+// keys and each language's texts beside each other compress better under
+// LZMA than each key beside its text, the English catalog does not repeat the
+// keys, and the zh-CN texts last stand beside the wasm's data section (its
+// message templates) in the page's stream. A key the page's code names only
+// as t('…'), under no prefix it completes at run time
+// (tools/message_keys.mjs), ships as its number in the catalog instead: the
+// call becomes t(12) (t(a ? 12 : 13) for a choice of two) and the keys array
+// holds '' in its place, so the key's name stands nowhere in the page.
+// web/src/i18n/*.ts stay keyed objects for whoever edits them; en.ts's type
+// already requires zh-CN's keys, and this step fails unless both have exactly
+// the same ones, or if a numbered key's name is left in a module it rewrote.
 function compactCatalogs(): Plugin {
   const keys = Object.keys(zhCN) as (keyof typeof zhCN)[];
+  const extra = Object.keys(en).filter((k) => !(k in zhCN));
+  if (extra.length || keys.some((k) => typeof en[k] !== 'string')) throw new Error(`en.ts and zh-CN.ts differ in keys: ${extra.join(', ')}`);
   const { onlyTranslated } = messageKeys(root);
   const numbered = new Map(onlyTranslated.map((k) => [k, keys.indexOf(k as keyof typeof zhCN)]));
   if ([...numbered.values()].some((i) => i < 0)) throw new Error('tools/message_keys.mjs read a key zh-CN.ts does not have');
   const shipped = keys.map((k) => (numbered.has(k) ? '' : k));
-  const keyed = 'Object.fromEntries(keys.map((k, i) => [k || i, texts[i]]))';
   const call = new RegExp(TRANSLATED.source, 'g');
   const ref = (k: string): string => (numbered.has(k) ? String(numbered.get(k)) : `'${k}'`);
   return {
@@ -251,12 +254,14 @@ function compactCatalogs(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (id.endsWith('/web/src/i18n/zh-CN.ts')) {
-        return { code: `export const keys = ${JSON.stringify(shipped)};\nconst texts = ${JSON.stringify(keys.map((k) => zhCN[k]))};\nexport const zhCN = ${keyed};\n`, map: null };
+        return {
+          code: `const keys = ${JSON.stringify(shipped)};\nconst keyed = (texts) => Object.fromEntries(keys.map((k, i) => [k || i, texts[i]]));\n` +
+            `export const en = keyed(${JSON.stringify(keys.map((k) => en[k]))});\nexport const zhCN = keyed(${JSON.stringify(keys.map((k) => zhCN[k]))});\n`,
+          map: null,
+        };
       }
       if (id.endsWith('/web/src/i18n/en.ts')) {
-        const extra = Object.keys(en).filter((k) => !(k in zhCN));
-        if (extra.length || keys.some((k) => typeof en[k] !== 'string')) throw new Error(`en.ts and zh-CN.ts differ in keys: ${extra.join(', ')}`);
-        return { code: `import { keys } from './zh-CN';\nconst texts = ${JSON.stringify(keys.map((k) => en[k]))};\nexport const en = ${keyed};\n`, map: null };
+        return { code: `export { en } from './zh-CN';\n`, map: null };
       }
       if (!/\/web\/src\/(views\/)?[\w]+\.ts$/.test(id)) return null;
       const out = code.replace(call, (_m, fn: string, key?: string, test?: string, a?: string, b?: string) =>
