@@ -25,22 +25,22 @@ export function opts(ctx: Ctx, prefix: string, values: readonly (string | number
 export function stagesView(ctx: Ctx): HTMLElement {
   const { t, state } = ctx;
   const rows = state.stages.map((st, i) => {
-    const runs = h('output', { class: 'runs', 'aria-live': 'off' }, t('stage.runs', { n: stageRuns(st) }));
+    const runs = h('output', { class: 'runs', 'aria-live': 'off' }, t('stages.runs', { n: stageRuns(st) }));
     // Applied to the state as it is now, not `state` of this render (withStage).
     const upd = (patch: Partial<StageState>): void => {
       ctx.set((now) => ({ stages: withStage(now, st.stage, patch) }));
-      live(runs).textContent = t('stage.runs', { n: stageRuns(ctx.state.stages.find((x) => x.stage === st.stage) ?? st) });
+      live(runs).textContent = t('stages.runs', { n: stageRuns(ctx.state.stages.find((x) => x.stage === st.stage) ?? st) });
     };
     return h('fieldset', { class: 'stage', 'data-stage': st.stage },
       h('legend', null, label(t, 'stage', st.stage)),
       h('p', { class: 'help' }, label(t, 'stage.help', st.stage)),
-      checkField({ label: t('stage.on'), value: st.on }, (on) => upd({ on })),
+      checkField({ label: t('stages.on'), value: st.on }, (on) => upd({ on })),
       h('div', { class: 'row4' },
         // The one-line explanations under the first stage's fields hold for all three.
-        numberField({ label: t('stage.seeds'), help: i === 0 ? t('stage.seeds.help') : undefined, value: st.seeds, min: 0, max: 1000, int: true, path: `stages[${i}].runs` }, (seeds) => upd({ seeds })),
-        numberField({ label: t('stage.sweep'), help: i === 0 ? t('stage.sweep.help') : undefined, value: st.sweep, min: 0, max: 1000, int: true }, (sweep) => upd({ sweep })),
-        numberField({ label: t('stage.ablations'), help: i === 0 ? t('stage.ablations.help') : undefined, value: st.ablations, min: 0, max: 1000, int: true }, (ablations) => upd({ ablations })),
-        numberField({ label: t('stage.fraction'), help: i === 0 ? t('stage.fraction.help') : undefined, value: Math.round(st.fraction * 100), min: LIMITS['stages[].data_fraction'].min * 100, max: LIMITS['stages[].data_fraction'].max * 100, int: true, path: `stages[${i}].data_fraction` }, (pct) => upd({ fraction: pct / 100 })),
+        numberField({ label: t('stages.seeds'), help: i === 0 ? t('stages.seeds.help') : undefined, value: st.seeds, min: 0, max: 1000, int: true, path: `stages[${i}].runs` }, (seeds) => upd({ seeds })),
+        numberField({ label: t('stages.sweep'), help: i === 0 ? t('stages.sweep.help') : undefined, value: st.sweep, min: 0, max: 1000, int: true }, (sweep) => upd({ sweep })),
+        numberField({ label: t('stages.ablations'), help: i === 0 ? t('stages.ablations.help') : undefined, value: st.ablations, min: 0, max: 1000, int: true }, (ablations) => upd({ ablations })),
+        numberField({ label: t('stages.fraction'), help: i === 0 ? t('stages.fraction.help') : undefined, value: Math.round(st.fraction * 100), min: LIMITS['stages[].data_fraction'].min * 100, max: LIMITS['stages[].data_fraction'].max * 100, int: true, path: `stages[${i}].data_fraction` }, (pct) => upd({ fraction: pct / 100 })),
       ),
       runs);
   });
