@@ -123,8 +123,8 @@ function customModel(ctx: Ctx): HTMLElement {
   const { t, state } = ctx;
   const c = state.custom;
   const setC = (patch: Partial<State['custom']>): void => ctx.set({ source: 'custom', custom: { ...ctx.state.custom, ...patch } });
-  const n = (key: keyof State['custom'] & Dim, help?: string): HTMLElement =>
-    numberField({ label: t(`dim.${key}` as never), help, value: c[key] as number, ...LIMITS[`model.${key}`], path: `model.${key}` }, (v) => setC({ [key]: v }));
+  const n = (key: keyof State['custom'] & Dim, label: string, help?: string): HTMLElement =>
+    numberField({ label, help, value: c[key] as number, ...LIMITS[`model.${key}`], path: `model.${key}` }, (v) => setC({ [key]: v }));
   const pasteId = 'hf-config';
   const paste = h('textarea', { id: pasteId, rows: 4, spellcheck: 'false', placeholder: '{"model_type": "llama", "hidden_size": 4096, ...}', 'aria-describedby': `${pasteId}-help` });
   const status = h('p', { class: 'help', id: `${pasteId}-help`, role: 'status' }, t('hf.help'));
@@ -143,9 +143,9 @@ function customModel(ctx: Ctx): HTMLElement {
     h('div', { class: 'field' }, h('label', { for: pasteId }, t('hf.paste')), paste, status, parse),
     selectField({ label: t('dim.kind'), value: c.kind, options: opts(ctx, 'kind', CUSTOM_KINDS.includes(c.kind) ? CUSTOM_KINDS : [...CUSTOM_KINDS, c.kind]), path: 'model.kind' }, (v) => setC({ kind: v as State['custom']['kind'] })),
     h('div', { class: 'row3' },
-      n('params', t('dim.params.help')), n('layers'), n('hidden'),
-      n('heads'), n('kv_heads', t('dim.kv_heads.help')), n('ffn'),
-      n('vocab'), n('experts', t('dim.experts.help')), n('experts_per_token'),
+      n('params', t('dim.params'), t('dim.params.help')), n('layers', t('dim.layers')), n('hidden', t('dim.hidden')),
+      n('heads', t('dim.heads')), n('kv_heads', t('dim.kv_heads'), t('dim.kv_heads.help')), n('ffn', t('dim.ffn')),
+      n('vocab', t('dim.vocab')), n('experts', t('dim.experts'), t('dim.experts.help')), n('experts_per_token', t('dim.experts_per_token')),
       numberField({ label: t('dim.head_dim'), help: t('dim.head_dim.help'), value: c.head_dim, ...LIMITS['model.head_dim'], path: 'model.head_dim',
         unset: { value: 0, label: t('dim.head_dim.unset') } }, (head_dim) => setC({ head_dim }))),
     checkField({ label: t('dim.gated_mlp'), help: t('dim.gated_mlp.help'), value: c.gated_mlp }, (v) => setC({ gated_mlp: v })),
