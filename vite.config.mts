@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import { messageKeys, TRANSLATED } from './tools/message_keys.mjs';
 import { firstAnswers } from './web/src/first_answer.ts';
 import { en } from './web/src/i18n/en.ts';
 import { zhCN } from './web/src/i18n/zh-CN.ts';
@@ -224,24 +225,50 @@ function firstAnswersModule(): Plugin {
   };
 }
 
-// The English catalog ships as its texts alone, in the order of the zh-CN
-// catalog's keys, and is keyed again at start: its ~380 keys would otherwise
-// stand a second time in the page. web/src/i18n/en.ts stays
-// a keyed object for whoever edits it; its type already requires zh-CN's keys,
-// and this step fails unless both have exactly the same ones.
-function compactEnglish(): Plugin {
+// The message catalogs ship as arrays, all in the zh-CN module: its keys once,
+// then the English texts, then the zh-CN texts in the same order, each
+// catalog keyed again at start (en.ts only re-exports its part). Keys beside
+// keys and each language's texts beside each other compress better under
+// LZMA than each key beside its text, the English catalog does not repeat the
+// keys, and the zh-CN texts last stand beside the wasm's data section (its
+// message templates) in the page's stream. A key the page's code names only
+// as t('…'), under no prefix it completes at run time
+// (tools/message_keys.mjs), ships as its number in the catalog instead: the
+// call becomes t(12) (t(a ? 12 : 13) for a choice of two) and the keys array
+// holds '' in its place, so the key's name stands nowhere in the page.
+// web/src/i18n/*.ts stay keyed objects for whoever edits them; en.ts's type
+// already requires zh-CN's keys, and this step fails unless both have exactly
+// the same ones, or if a numbered key's name is left in a module it rewrote.
+function compactCatalogs(): Plugin {
+  const keys = Object.keys(zhCN) as (keyof typeof zhCN)[];
+  const extra = Object.keys(en).filter((k) => !(k in zhCN));
+  if (extra.length || keys.some((k) => typeof en[k] !== 'string')) throw new Error(`en.ts and zh-CN.ts differ in keys: ${extra.join(', ')}`);
+  const { onlyTranslated } = messageKeys(root);
+  const numbered = new Map(onlyTranslated.map((k) => [k, keys.indexOf(k as keyof typeof zhCN)]));
+  if ([...numbered.values()].some((i) => i < 0)) throw new Error('tools/message_keys.mjs read a key zh-CN.ts does not have');
+  const shipped = keys.map((k) => (numbered.has(k) ? '' : k));
+  const call = new RegExp(TRANSLATED.source, 'g');
+  const ref = (k: string): string => (numbered.has(k) ? String(numbered.get(k)) : `'${k}'`);
   return {
-    name: 'gpuplan-compact-en',
-    transform(_code, id) {
-      if (!id.endsWith('/web/src/i18n/en.ts')) return null;
-      const keys = Object.keys(zhCN) as (keyof typeof zhCN)[];
-      const extra = Object.keys(en).filter((k) => !(k in zhCN));
-      if (extra.length || keys.some((k) => typeof en[k] !== 'string')) throw new Error(`en.ts and zh-CN.ts differ in keys: ${extra.join(', ')}`);
-      const texts = JSON.stringify(keys.map((k) => en[k]));
-      return {
-        code: `import { zhCN } from './zh-CN';\nconst texts = ${texts};\nexport const en = Object.fromEntries(Object.keys(zhCN).map((k, i) => [k, texts[i]]));\n`,
-        map: null,
-      };
+    name: 'gpuplan-compact-catalogs',
+    enforce: 'pre',
+    transform(code, id) {
+      if (id.endsWith('/web/src/i18n/zh-CN.ts')) {
+        return {
+          code: `const keys = ${JSON.stringify(shipped)};\nconst keyed = (texts) => Object.fromEntries(keys.map((k, i) => [k || i, texts[i]]));\n` +
+            `export const en = keyed(${JSON.stringify(keys.map((k) => en[k]))});\nexport const zhCN = keyed(${JSON.stringify(keys.map((k) => zhCN[k]))});\n`,
+          map: null,
+        };
+      }
+      if (id.endsWith('/web/src/i18n/en.ts')) {
+        return { code: `export { en } from './zh-CN';\n`, map: null };
+      }
+      if (!/\/web\/src\/(views\/)?[\w]+\.ts$/.test(id)) return null;
+      const out = code.replace(call, (_m, fn: string, key?: string, test?: string, a?: string, b?: string) =>
+        (key ? `${fn}(${ref(key)}` : `${fn}(${test} ? ${ref(a ?? '')} : ${ref(b ?? '')}`));
+      const left = onlyTranslated.find((k) => out.includes(`'${k}'`) || out.includes(`"${k}"`) || out.includes(`\`${k}`));
+      if (left) throw new Error(`${id} still names the numbered message key '${left}'`);
+      return out === code ? null : { code: out, map: null };
     },
   };
 }
@@ -276,5 +303,5 @@ export default defineConfig({
     reportCompressedSize: false,
     modulePreload: false,
   },
-  plugins: [dropGlueWasm(), firstAnswersModule(), compactEnglish(), viteSingleFile({ removeViteModuleLoader: true }), packedPage(), csp()],
+  plugins: [dropGlueWasm(), firstAnswersModule(), compactCatalogs(), viteSingleFile({ removeViteModuleLoader: true }), packedPage(), csp()],
 });

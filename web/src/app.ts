@@ -34,7 +34,7 @@ import { cash, catalogAge, gpuName, platformName } from './views/words.ts';
 import { compareEntries, type CompareEntry } from './views/compare.ts';
 import { projectsView, type ProjectsCtx } from './views/projects.ts';
 import { decodeLab, labDefaults, loadLab, loadMine, parseLabFile, saveLab, saveMine, withLab, type Known, type LabMine, type LabSettings } from './lab_settings.ts';
-import { labLine, labRefusal, labView, labWord, type LabCtx } from './views/lab.ts';
+import { labLine, labRefusal, labView, type LabCtx } from './views/lab.ts';
 import { labTotalView } from './views/lab_total.ts';
 
 declare const __GPUPLAN_VERSION__: string;
@@ -247,8 +247,8 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     if ('ok' in read) {
       this.labMine = { ...this.labMine, off: false };
       this.saved(saveMine(this.store, this.labMine));
-      this.setLab(read.ok, labWord(this.lang, 'line', { name: read.ok.name || labWord(this.lang, 'unnamed'), date: read.ok.written || '—' }), false);
-    } else this.notify(labRefusal(this.lang, read, 'link'), 'error');
+      this.setLab(read.ok, this.t('lab.line', { name: read.ok.name || this.t('lab.unnamed'), date: read.ok.written || '—' }), false);
+    } else this.notify(labRefusal(this.t, read, 'link'), 'error');
     return true;
   }
 
@@ -273,8 +273,8 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
 
   importLab(text: string): void {
     const read = parseLabFile(text, this.labKnown());
-    if ('ok' in read) this.setLab(read.ok, labWord(this.lang, 'line', { name: read.ok.name || labWord(this.lang, 'unnamed'), date: read.ok.written || '—' }));
-    else this.notify(labRefusal(this.lang, read, 'file'), 'error');
+    if ('ok' in read) this.setLab(read.ok, this.t('lab.line', { name: read.ok.name || this.t('lab.unnamed'), date: read.ok.written || '—' }));
+    else this.notify(labRefusal(this.t, read, 'file'), 'error');
   }
 
   private startFresh(): void {
@@ -838,7 +838,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
         selectField({ id: 'display-currency', label: t('currency.display'), value: this.state.currency, options: [{ value: 'CNY', label: '¥ CNY' }, { value: 'USD', label: '$ USD' }] },
           (v) => this.set({ currency: v === 'USD' ? 'USD' : 'CNY' })),
         // contract v1.1 prefs.scope: checked = global.
-        checkField({ id: 'scope-global', label: labScope ? `${t('scope.global')} · ${labWord(this.lang, 'lab_default')}` : t('scope.global'), help: t('scope.global.help'), value: effectiveScope(this.state, this.lang, labScope) === 'global', path: 'prefs.scope' },
+        checkField({ id: 'scope-global', label: labScope ? `${t('scope.global')} · ${this.t('lab.lab_default')}` : t('scope.global'), help: t('scope.global.help'), value: effectiveScope(this.state, this.lang, labScope) === 'global', path: 'prefs.scope' },
           (on) => this.set({ scope: on ? 'global' : 'cn' }, { inputs: true })),
         langButton),
       h('p', { class: 'project', id: 'project-name', hidden: !this.state.title }, this.state.title),

@@ -7,6 +7,7 @@ import { label } from './i18n.ts';
 import { effectiveScope } from './request.ts';
 import { labDefaults } from './lab_settings.ts';
 import { stageRuns } from './state.ts';
+import { csvCell, mdCell } from './table_text.ts';
 import type { Ctx } from './views/context.ts';
 import { budgetOf } from './views/budget.ts';
 import { rangeText, rows } from './views/gpus.ts';
@@ -32,11 +33,6 @@ export function priceLines(ctx: Ctx): string[] {
   if (!b) return [];
   return b.stages.filter((s) => s.feasible && s.offer).map((s) =>
     `${label(ctx.t, 'stage', s.stage)}: ${gpuName(ctx, s.gpu)} · ${platformName(ctx, s.platform)} · ${priceBasis(ctx, s.offer)}${s.reference ? ` · ${s.reference}` : ''}`);
-}
-
-// Markdown table cells: user text must not break the table or become links.
-function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+!|<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
 }
 
 // The form's inputs, as lines "label: value": the same list the printout shows.
@@ -87,9 +83,9 @@ export function assumptionLines(ctx: Ctx): string[] {
 export function toMarkdown(ctx: Ctx, version: string, now = new Date()): string {
   const { t, lang, state } = ctx;
   const r = ctx.response;
-  const lines: string[] = [`# ${md(state.title || t('app.title'))}`, '', `${t('export.date')}: ${now.toISOString().slice(0, 10)}`, ''];
+  const lines: string[] = [`# ${mdCell(state.title || t('app.title'))}`, '', `${t('export.date')}: ${now.toISOString().slice(0, 10)}`, ''];
   lines.push(`## ${t('export.inputs')}`, '');
-  for (const [k, v] of inputLines(ctx)) lines.push(`- ${md(k)}: ${md(v)}`);
+  for (const [k, v] of inputLines(ctx)) lines.push(`- ${mdCell(k)}: ${mdCell(v)}`);
   lines.push('');
   const b = budgetOf(ctx);
   if (b) {
@@ -101,15 +97,15 @@ export function toMarkdown(ctx: Ctx, version: string, now = new Date()): string 
     for (const s of b.stages) {
       const st = state.stages.find((x) => x.stage === s.stage);
       lines.push(s.feasible
-        ? `| ${md(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${md(gpuName(ctx, s.gpu))} ×${s.count} | ${md(platformName(ctx, s.platform))} · ${md(label(t, 'billing', s.billing))} | ${num(lang, s.gpuHours, 1)} | ${hours(lang, s.wallHours)} | ${cash(ctx, s.cost, b.currency)} | ${md(priceBasis(ctx, s.offer))} |`
-        : `| ${md(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${t('budget.infeasible')} | — | — | — | — | — |`);
+        ? `| ${mdCell(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${mdCell(gpuName(ctx, s.gpu))} ×${s.count} | ${mdCell(platformName(ctx, s.platform))} · ${mdCell(label(t, 'billing', s.billing))} | ${num(lang, s.gpuHours, 1)} | ${hours(lang, s.wallHours)} | ${cash(ctx, s.cost, b.currency)} | ${mdCell(priceBasis(ctx, s.offer))} |`
+        : `| ${mdCell(label(t, 'stage', s.stage))} | ${st ? stageRuns(st) : ''} | ${t('budget.infeasible')} | — | — | — | — | — |`);
     }
     if (b.feasible) lines.push(`| **${t('budget.total')}** | | | | | | **${cash(ctx, b.total, b.currency)}** | |`);
     lines.push('');
   }
   if (r) {
     lines.push(`## ${t('section.memory')}`, '', `| ${t('memory.component')} | GiB |`, '| --- | ---: |');
-    for (const c of r.memory.components) lines.push(`| ${md(label(t, 'component', c.id))} | ${gib(lang, c.bytes)} |`);
+    for (const c of r.memory.components) lines.push(`| ${mdCell(label(t, 'component', c.id))} | ${gib(lang, c.bytes)} |`);
     lines.push(`| **${t('memory.total')}** | **${gib(lang, r.memory.per_gpu.total_bytes)}** |`,
       `| ${t('memory.recommended', { pct: percent(lang, r.memory.headroom) })} | ${gib(lang, r.memory.recommended_bytes)} |`, '');
     lines.push(`## ${t('section.gpus')}`, '', `| GPU | ${t('gpus.col.count')} | ${t('gpus.col.hours')} | ${t('gpus.col.gpu_hours')} | ${t('gpus.col.cost')} | ${t('platform.name')} | ${t('export.price_basis')} |`, '| --- | ---: | ---: | ---: | ---: | --- | --- |');
@@ -117,29 +113,22 @@ export function toMarkdown(ctx: Ctx, version: string, now = new Date()): string 
       .sort((a, b2) => (cashValue(ctx, a.cost, a.costCurrency) || Infinity) - (cashValue(ctx, b2.cost, b2.costCurrency) || Infinity)).slice(0, 10);
     for (const x of priced) {
       const g = x.gpu;
-      lines.push(`| ${md(x.name)} | ${g.count} | ${hours(lang, g.hours)} | ${num(lang, g.hours * g.count, 1)} | ${cash(ctx, x.cost, x.costCurrency)} | ${md(typeof g.platform === 'string' ? `${platformName(ctx, g.platform)} · ${label(t, 'billing', String(g.billing ?? ''))}` : '—')} | ${md(priceBasis(ctx, g.offer)) || '—'} |`);
+      lines.push(`| ${mdCell(x.name)} | ${g.count} | ${hours(lang, g.hours)} | ${num(lang, g.hours * g.count, 1)} | ${cash(ctx, x.cost, x.costCurrency)} | ${mdCell(typeof g.platform === 'string' ? `${platformName(ctx, g.platform)} · ${label(t, 'billing', String(g.billing ?? ''))}` : '—')} | ${mdCell(priceBasis(ctx, g.offer)) || '—'} |`);
     }
-    if (priced[0]) lines.push('', md(rangeText(ctx, priced[0].gpu)));
+    if (priced[0]) lines.push('', mdCell(rangeText(ctx, priced[0].gpu)));
     lines.push('');
   }
   const warnings = r?.warnings ?? [];
   if (warnings.length) {
     lines.push(`## ${t('export.warnings')}`, '');
-    for (const w of warnings) lines.push(`- ${md(w.message)}`);
+    for (const w of warnings) lines.push(`- ${mdCell(w.message)}`);
     lines.push('');
   }
   lines.push(`## ${t('export.assumptions')}`, '');
-  for (const a of assumptionLines(ctx)) lines.push(`- ${md(a)}`);
-  lines.push('', `## ${t('export.sources')}`, '', `- ${md(t('export.sources.text'))}`, '',
+  for (const a of assumptionLines(ctx)) lines.push(`- ${mdCell(a)}`);
+  lines.push('', `## ${t('export.sources')}`, '', `- ${mdCell(t('export.sources.text'))}`, '',
     `${t('export.footer', { version, catalog: ctx.catalog.version })}`);
   return lines.join('\n');
-}
-
-// RFC 4180 quoting; a leading = + - @ is prefixed so spreadsheets do not run it as a formula.
-function csvCell(v: string | number): string {
-  let s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v;
-  if (/^[=+\-@\t\r]/.test(s) && typeof v === 'string') s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 // The cards that hold the job (the planner's fit), one row each: a card

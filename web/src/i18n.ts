@@ -26,6 +26,8 @@ export function detectLang(languages: readonly string[]): Lang {
   return 'zh-CN';
 }
 
+// The built page names most keys by their number in the catalog instead
+// (vite.config.mts, compactCatalogs()): both look a text up the same way.
 export function translator(lang: Lang): T {
   const cat = CATALOGS[lang];
   return (key, params) => {

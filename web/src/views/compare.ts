@@ -7,8 +7,10 @@ import { gib, hours, money } from '../format.ts';
 import { label } from '../i18n.ts';
 import { toRequest } from '../request.ts';
 import { STAGES, type State } from '../state.ts';
+import { mdCell } from '../table_text.ts';
 import type { PlanResponse } from '../types.ts';
 import type { Ctx } from './context.ts';
+import { platformName } from './words.ts';
 
 export interface CompareEntry { label: string; state: State; response: PlanResponse | null; error: string | null }
 
@@ -41,11 +43,6 @@ function modelName(ctx: Ctx, s: State): string {
   if (s.mode === 'science') return `${label(ctx.t, 'mode', 'science')} · ${label(ctx.t, 'sci.kind', s.science.kind)}`;
   const m = s.source === 'preset' ? ctx.catalog.models.find((x) => x.id === s.preset)?.name ?? s.preset : ctx.t('model.source.custom');
   return `${m} · ${label(ctx.t, 'mode', s.mode)}${s.mode === 'train' ? ` · ${label(ctx.t, 'method', s.method)}` : ''}`;
-}
-
-function platformName(ctx: Ctx, id: unknown): string {
-  const p = ctx.catalog.platforms.find((x) => x.id === id);
-  return p ? (ctx.lang === 'zh-CN' ? p.name_zh ?? p.name : p.name) : '—';
 }
 
 // The planner's verdict on the card the plan chose (the formal stage's, else the first).
@@ -101,9 +98,8 @@ export function compareRows(ctx: Ctx, entries: CompareEntry[]): CompareRow[] {
 
 // Markdown for a report: the same rows, differing ones marked.
 export function compareMarkdown(ctx: Ctx, entries: CompareEntry[]): string {
-  const cell = (s: string): string => s.replace(/[\\`*_{}[\]()#+!|<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
-  const lines = [`# ${ctx.t('compare.title')}`, '', `| | ${entries.map((e) => cell(e.label)).join(' | ')} |`, `| --- |${entries.map(() => ' --- |').join('')}`];
-  for (const r of compareRows(ctx, entries)) lines.push(`| ${r.differs ? '**≠** ' : ''}${cell(r.title)} | ${r.cells.map(cell).join(' | ')} |`);
+  const lines = [`# ${ctx.t('compare.title')}`, '', `| | ${entries.map((e) => mdCell(e.label)).join(' | ')} |`, `| --- |${entries.map(() => ' --- |').join('')}`];
+  for (const r of compareRows(ctx, entries)) lines.push(`| ${r.differs ? '**≠** ' : ''}${mdCell(r.title)} | ${r.cells.map(mdCell).join(' | ')} |`);
   lines.push('', ctx.t('compare.md_note'), '');
   return lines.join('\n');
 }

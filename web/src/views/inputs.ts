@@ -4,7 +4,6 @@ import { h, live, on, uid } from '../dom.ts';
 import { customOf, hfRefusal, parseHfConfig } from '../hfconfig.ts';
 import { label } from '../i18n.ts';
 import { activeLab, labDefaults } from '../lab_settings.ts';
-import { labWord } from './lab.ts';
 import { bigCount } from '../format.ts';
 import { sizedByImage } from '../request.ts';
 import {
@@ -26,22 +25,22 @@ export function opts(ctx: Ctx, prefix: string, values: readonly (string | number
 export function stagesView(ctx: Ctx): HTMLElement {
   const { t, state } = ctx;
   const rows = state.stages.map((st, i) => {
-    const runs = h('output', { class: 'runs', 'aria-live': 'off' }, t('stage.runs', { n: stageRuns(st) }));
+    const runs = h('output', { class: 'runs', 'aria-live': 'off' }, t('stages.runs', { n: stageRuns(st) }));
     // Applied to the state as it is now, not `state` of this render (withStage).
     const upd = (patch: Partial<StageState>): void => {
       ctx.set((now) => ({ stages: withStage(now, st.stage, patch) }));
-      live(runs).textContent = t('stage.runs', { n: stageRuns(ctx.state.stages.find((x) => x.stage === st.stage) ?? st) });
+      live(runs).textContent = t('stages.runs', { n: stageRuns(ctx.state.stages.find((x) => x.stage === st.stage) ?? st) });
     };
     return h('fieldset', { class: 'stage', 'data-stage': st.stage },
       h('legend', null, label(t, 'stage', st.stage)),
       h('p', { class: 'help' }, label(t, 'stage.help', st.stage)),
-      checkField({ label: t('stage.on'), value: st.on }, (on) => upd({ on })),
+      checkField({ label: t('stages.on'), value: st.on }, (on) => upd({ on })),
       h('div', { class: 'row4' },
         // The one-line explanations under the first stage's fields hold for all three.
-        numberField({ label: t('stage.seeds'), help: i === 0 ? t('stage.seeds.help') : undefined, value: st.seeds, min: 0, max: 1000, int: true, path: `stages[${i}].runs` }, (seeds) => upd({ seeds })),
-        numberField({ label: t('stage.sweep'), help: i === 0 ? t('stage.sweep.help') : undefined, value: st.sweep, min: 0, max: 1000, int: true }, (sweep) => upd({ sweep })),
-        numberField({ label: t('stage.ablations'), help: i === 0 ? t('stage.ablations.help') : undefined, value: st.ablations, min: 0, max: 1000, int: true }, (ablations) => upd({ ablations })),
-        numberField({ label: t('stage.fraction'), help: i === 0 ? t('stage.fraction.help') : undefined, value: Math.round(st.fraction * 100), min: LIMITS['stages[].data_fraction'].min * 100, max: LIMITS['stages[].data_fraction'].max * 100, int: true, path: `stages[${i}].data_fraction` }, (pct) => upd({ fraction: pct / 100 })),
+        numberField({ label: t('stages.seeds'), help: i === 0 ? t('stages.seeds.help') : undefined, value: st.seeds, min: 0, max: 1000, int: true, path: `stages[${i}].runs` }, (seeds) => upd({ seeds })),
+        numberField({ label: t('stages.sweep'), help: i === 0 ? t('stages.sweep.help') : undefined, value: st.sweep, min: 0, max: 1000, int: true }, (sweep) => upd({ sweep })),
+        numberField({ label: t('stages.ablations'), help: i === 0 ? t('stages.ablations.help') : undefined, value: st.ablations, min: 0, max: 1000, int: true }, (ablations) => upd({ ablations })),
+        numberField({ label: t('stages.fraction'), help: i === 0 ? t('stages.fraction.help') : undefined, value: Math.round(st.fraction * 100), min: LIMITS['stages[].data_fraction'].min * 100, max: LIMITS['stages[].data_fraction'].max * 100, int: true, path: `stages[${i}].data_fraction` }, (pct) => upd({ fraction: pct / 100 })),
       ),
       runs);
   });
@@ -56,7 +55,7 @@ export function stagesView(ctx: Ctx): HTMLElement {
     h('p', { class: 'lead' }, t('stages.lead')),
     rows,
     h('div', { class: 'row3' },
-      numberField({ label: labBudget ? `${t('budget.amount')} · ${labWord(ctx.lang, 'lab_default')}` : t('budget.amount'), help: t('budget.amount.help'), value: labBudget?.amount ?? state.budget, ...LIMITS['budget.amount'], path: 'budget.amount' }, (budget) => setBudget({ budget })),
+      numberField({ label: labBudget ? `${t('budget.amount')} · ${ctx.t('lab.lab_default')}` : t('budget.amount'), help: t('budget.amount.help'), value: labBudget?.amount ?? state.budget, ...LIMITS['budget.amount'], path: 'budget.amount' }, (budget) => setBudget({ budget })),
       selectField({ label: t('budget.currency'), value: labBudget?.currency ?? state.budget_currency, options: opts(ctx, 'currency', CURRENCIES) }, (v) => setBudget({ budget_currency: v as State['budget_currency'] })),
       numberField({ label: t('deadline'), help: t('deadline.help'), value: state.deadline_days, ...LIMITS['prefs.deadline_days'], path: 'prefs.deadline_days' }, (deadline_days) => ctx.set({ deadline_days })),
     ),
@@ -89,9 +88,9 @@ function modelPicker(ctx: Ctx): HTMLElement {
     const opt = (m: (typeof models)[number]): HTMLElement => h('option', { value: m.id, selected: m.id === state.preset }, `${m.name ?? m.id} · ${bigCount(ctx.lang, m.params)}`);
     const rest = models.filter((m) => !ours.includes(m) && match(m.id, m.name)).map(opt);
     live(select).replaceChildren(...(ours.length || pasted.length ? [
-      h('optgroup', { label: labWord(ctx.lang, 'models_first') }, ours.filter((m) => match(m.id, m.name)).map(opt),
+      h('optgroup', { label: ctx.t('lab.models_first') }, ours.filter((m) => match(m.id, m.name)).map(opt),
         pasted.map((c, i) => match('', c.name) ? h('option', { value: `lab:${i}` }, `${c.name} · ${bigCount(ctx.lang, c.dims.params)}`) : null)),
-      h('optgroup', { label: labWord(ctx.lang, 'models_rest') }, rest)] : rest));
+      h('optgroup', { label: ctx.t('lab.models_rest') }, rest)] : rest));
   };
   fill();
   on(search, 'input', fill);
@@ -124,8 +123,8 @@ function customModel(ctx: Ctx): HTMLElement {
   const { t, state } = ctx;
   const c = state.custom;
   const setC = (patch: Partial<State['custom']>): void => ctx.set({ source: 'custom', custom: { ...ctx.state.custom, ...patch } });
-  const n = (key: keyof State['custom'] & Dim, help?: string): HTMLElement =>
-    numberField({ label: t(`dim.${key}` as never), help, value: c[key] as number, ...LIMITS[`model.${key}`], path: `model.${key}` }, (v) => setC({ [key]: v }));
+  const n = (key: keyof State['custom'] & Dim, label: string, help?: string): HTMLElement =>
+    numberField({ label, help, value: c[key] as number, ...LIMITS[`model.${key}`], path: `model.${key}` }, (v) => setC({ [key]: v }));
   const pasteId = 'hf-config';
   const paste = h('textarea', { id: pasteId, rows: 4, spellcheck: 'false', placeholder: '{"model_type": "llama", "hidden_size": 4096, ...}', 'aria-describedby': `${pasteId}-help` });
   const status = h('p', { class: 'help', id: `${pasteId}-help`, role: 'status' }, t('hf.help'));
@@ -144,9 +143,9 @@ function customModel(ctx: Ctx): HTMLElement {
     h('div', { class: 'field' }, h('label', { for: pasteId }, t('hf.paste')), paste, status, parse),
     selectField({ label: t('dim.kind'), value: c.kind, options: opts(ctx, 'kind', CUSTOM_KINDS.includes(c.kind) ? CUSTOM_KINDS : [...CUSTOM_KINDS, c.kind]), path: 'model.kind' }, (v) => setC({ kind: v as State['custom']['kind'] })),
     h('div', { class: 'row3' },
-      n('params', t('dim.params.help')), n('layers'), n('hidden'),
-      n('heads'), n('kv_heads', t('dim.kv_heads.help')), n('ffn'),
-      n('vocab'), n('experts', t('dim.experts.help')), n('experts_per_token'),
+      n('params', t('dim.params'), t('dim.params.help')), n('layers', t('dim.layers')), n('hidden', t('dim.hidden')),
+      n('heads', t('dim.heads')), n('kv_heads', t('dim.kv_heads'), t('dim.kv_heads.help')), n('ffn', t('dim.ffn')),
+      n('vocab', t('dim.vocab')), n('experts', t('dim.experts'), t('dim.experts.help')), n('experts_per_token', t('dim.experts_per_token')),
       numberField({ label: t('dim.head_dim'), help: t('dim.head_dim.help'), value: c.head_dim, ...LIMITS['model.head_dim'], path: 'model.head_dim',
         unset: { value: 0, label: t('dim.head_dim.unset') } }, (head_dim) => setC({ head_dim }))),
     checkField({ label: t('dim.gated_mlp'), help: t('dim.gated_mlp.help'), value: c.gated_mlp }, (v) => setC({ gated_mlp: v })),

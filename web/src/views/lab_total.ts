@@ -8,9 +8,9 @@ import { download, h } from '../dom.ts';
 import { withLab, type LabMine, type LabSettings } from '../lab_settings.ts';
 import { toRequest } from '../request.ts';
 import type { Project } from '../storage_state.ts';
+import { csvCell, mdCell } from '../table_text.ts';
 import type { PlanResponse, PlanStage } from '../types.ts';
 import type { Ctx } from './context.ts';
-import { labWord } from './lab.ts';
 import { label } from '../i18n.ts';
 import { cash, cashValue, gpuName, platformName } from './words.ts';
 
@@ -132,44 +132,40 @@ function cells(ctx: Ctx, r: TotalRow): string[] {
 }
 
 export function totalCsv(ctx: Ctx, t: LabTotal): string {
-  const q = (x: string): string => (/[",\n]/.test(x) ? `"${x.replace(/"/g, '""')}"` : x);
-  return [COLUMNS.join(','), ...t.rows.map((r) => cells(ctx, r).map(q).join(','))].join('\n') + '\n';
+  return [COLUMNS.join(','), ...t.rows.map((r) => cells(ctx, r).map(csvCell).join(','))].join('\n') + '\n';
 }
 
 export function totalMarkdown(ctx: Ctx, lab: LabSettings, t: LabTotal): string {
-  const w = (k: Parameters<typeof labWord>[1], p?: Record<string, string | number>): string => labWord(ctx.lang, k, p);
-  const esc = (x: string): string => x.replace(/\|/g, '\\|');
-  const out = [`# ${w('total')} — ${lab.name || w('unnamed')} (${lab.written || '—'})`, '',
+  const out = [`# ${ctx.t('lab.total')} — ${lab.name || ctx.t('lab.unnamed')} (${lab.written || '—'})`, '',
     `| ${COLUMNS.join(' | ')} |`, `| ${COLUMNS.map(() => '---').join(' | ')} |`,
-    ...t.rows.map((r) => `| ${cells(ctx, r).map(esc).join(' | ')} |`), '',
-    `${w('total_sum')}: ${cash(ctx, t.total, ctx.state.currency)}${t.budget !== null ? ` / ${w('budget')}: ${cash(ctx, t.budget, ctx.state.currency)}` : ''}`, ''];
-  for (const c of t.clashes) out.push(`- ${w('clash', { a: c.a, b: c.b, gpu: gpuName(ctx, c.gpu), week: c.week })}`);
+    ...t.rows.map((r) => `| ${cells(ctx, r).map(mdCell).join(' | ')} |`), '',
+    `${ctx.t('lab.total_sum')}: ${cash(ctx, t.total, ctx.state.currency)}${t.budget !== null ? ` / ${ctx.t('lab.budget')}: ${cash(ctx, t.budget, ctx.state.currency)}` : ''}`, ''];
+  for (const c of t.clashes) out.push(`- ${ctx.t('lab.clash', { a: c.a, b: c.b, gpu: gpuName(ctx, c.gpu), week: c.week })}`);
   return out.join('\n') + '\n';
 }
 
 export function labTotalView(ctx: Ctx, lab: LabSettings, mine: LabMine, projects: Project[]): HTMLElement | null {
   if (!projects.length || !ctx.planner) return null;
-  const w = (k: Parameters<typeof labWord>[1], p?: Record<string, string | number>): string => labWord(ctx.lang, k, p);
   const t = labTotal(ctx, lab, mine, projects);
   const cur = ctx.state.currency;
   const money = (x: number): string => cash(ctx, x, cur);
   const over = t.budget !== null && t.total > t.budget + 1e-9;
   return h('section', { class: 'card lab-total', id: 'lab-total', 'aria-labelledby': 'lab-total-h' },
-    h('h2', { id: 'lab-total-h' }, w('total')),
-    h('p', { class: 'help' }, w('total_help')),
-    h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': w('total_table') }, h('table', { class: 'lab-total-table' },
-      h('thead', null, h('tr', null, [w('col_project'), w('col_stage'), w('col_month'), w('col_where'), w('col_cost'), w('col_price')].map((x) => h('th', { scope: 'col' }, x)))),
+    h('h2', { id: 'lab-total-h' }, ctx.t('lab.total')),
+    h('p', { class: 'help' }, ctx.t('lab.total_help')),
+    h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': ctx.t('lab.total_table') }, h('table', { class: 'lab-total-table' },
+      h('thead', null, h('tr', null, [ctx.t('lab.col_project'), ctx.t('lab.col_stage'), ctx.t('lab.col_month'), ctx.t('lab.col_where'), ctx.t('lab.col_cost'), ctx.t('lab.col_price')].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', null, t.rows.map((r) => h('tr', null, h('th', { scope: 'row' }, r.project), h('td', null, stageName(ctx, r.stage)), h('td', null, r.month),
         h('td', null, `${r.count} × ${gpuName(ctx, r.gpu)} · ${platformName(ctx, r.platform)}`), h('td', null, money(r.cost)),
         h('td', null, `${r.priceDate || '—'} · ${r.standing || '—'}`)))))),
     h('p', { id: 'lab-total-sum', class: over ? 'badge bad' : undefined },
-      `${w('total_sum')}: ${money(t.total)}`, t.budget !== null ? ` / ${w('budget')}: ${money(t.budget)}${over ? ` — ${w('over')}` : ''}` : ''),
+      `${ctx.t('lab.total_sum')}: ${money(t.total)}`, t.budget !== null ? ` / ${ctx.t('lab.budget')}: ${money(t.budget)}${over ? ` — ${ctx.t('lab.over')}` : ''}` : ''),
     h('ul', null, [...t.byStage].map(([s, c]) => h('li', null, `${stageName(ctx, s)}: ${money(c)}`)),
       [...t.byMonth].sort().map(([m, c]) => h('li', null, `${m}: ${money(c)}`))),
-    t.clashes.length ? h('ul', { id: 'lab-clashes' }, t.clashes.map((c) => h('li', null, w('clash', { a: c.a, b: c.b, gpu: gpuName(ctx, c.gpu), week: c.week })))) : null,
+    t.clashes.length ? h('ul', { id: 'lab-clashes' }, t.clashes.map((c) => h('li', null, ctx.t('lab.clash', { a: c.a, b: c.b, gpu: gpuName(ctx, c.gpu), week: c.week })))) : null,
     t.errors.length ? h('ul', null, t.errors.map((e) => h('li', null, e))) : null,
     h('div', { class: 'actions' },
-      h('button', { type: 'button', id: 'lab-total-md', onclick: () => download('gpuplan-lab-total.md', totalMarkdown(ctx, lab, t), 'text/markdown') }, w('total_md')),
-      h('button', { type: 'button', id: 'lab-total-csv', onclick: () => download('gpuplan-lab-total.csv', totalCsv(ctx, t), 'text/csv') }, w('total_csv')),
-      h('button', { type: 'button', id: 'lab-total-print', onclick: () => printAlone('lab-total') }, w('total_print'))));
+      h('button', { type: 'button', id: 'lab-total-md', onclick: () => download('gpuplan-lab-total.md', totalMarkdown(ctx, lab, t), 'text/markdown') }, ctx.t('lab.total_md')),
+      h('button', { type: 'button', id: 'lab-total-csv', onclick: () => download('gpuplan-lab-total.csv', totalCsv(ctx, t), 'text/csv') }, ctx.t('lab.total_csv')),
+      h('button', { type: 'button', id: 'lab-total-print', onclick: () => printAlone('lab-total') }, ctx.t('lab.total_print'))));
 }

@@ -8,7 +8,7 @@ import type { Ctx } from './context.ts';
 
 export function platformName(ctx: Ctx, p: CatalogPlatform | string | undefined): string {
   // The lab's own cards (request `lab`) are the planner's platform "lab", no catalog entry.
-  if (p === 'lab') return ctx.lang === 'zh-CN' ? '实验室自有显卡' : 'the lab’s own cards';
+  if (p === 'lab') return ctx.t('platform.lab');
   const found = typeof p === 'string' ? ctx.catalog.platforms.find((x) => x.id === p) : p;
   if (!found) return typeof p === 'string' && p ? p : '—';
   return ctx.lang === 'zh-CN' ? found.name_zh ?? found.name : found.name;
