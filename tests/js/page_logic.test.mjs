@@ -3,9 +3,9 @@
 // display currency, price dates, sources), the Apply patches, and exports.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fakeCtx, pageModules, root } from './page_modules.mjs';
+import { fakeCtx, pageModules, plannerModules, root } from './page_modules.mjs';
 
 let m;
 before(async () => { m = await pageModules(); });
@@ -272,6 +272,29 @@ test('words: every workload change the planner can make has its words in both la
       assert.notEqual(t(`field.${field}`), `field.${field}`, `${lang}: field.${field}`);
       if (value) assert.notEqual(t(`${field}.${value}`), `${field}.${value}`, `${lang}: ${field}.${value}`);
     }
+  }
+});
+
+// Every memory component the estimator names (memory.components[].id, added in
+// core/src/estimate/memory*.cpp; a trained vision tower's as vision_<id>) has
+// its words on the page in both languages: the memory card never shows an id.
+test('words: every memory component the estimator can name has its words in both languages', async () => {
+  const dir = path.join(root, 'core/src/estimate');
+  const ids = new Set();
+  for (const f of readdirSync(dir).filter((x) => /^memory.*\.(cpp|h)$/.test(x))) {
+    for (const x of readFileSync(path.join(dir, f), 'utf8').matchAll(/(?:add\(e, |push_back\(\{)"(\w+)"/g)) ids.add(x[1]);
+  }
+  assert.ok(ids.size >= 9, `ids read from the estimator: ${[...ids]}`);
+  // A trained tower under ZeRO-3 names the most of its own (vlm.cpp: "vision_" + the tower's ids).
+  const { webModule } = await plannerModules();
+  const vlm = { locale: 'zh-CN', model: { preset: 'qwen2.5-vl-7b' }, hardware: { gpu: 'a100-sxm4-80g', count: 4 },
+    workload: { mode: 'train', method: 'lora', micro_batch: 2, seq_len: 512, image_size: 448, grad_checkpointing: true, sharding: 'zero3', train_vision_tower: true } };
+  const shown = JSON.parse(webModule.plan(JSON.stringify(vlm))).memory.components.map((c) => c.id);
+  assert.ok(shown.includes('vision_gathered_layers'), shown.join(' '));
+  for (const id of shown) ids.add(id);
+  for (const lang of ['zh-CN', 'en']) {
+    const t = m.i18n.translator(lang);
+    for (const id of ids) assert.notEqual(t(`component.${id}`), `component.${id}`, `${lang}: component.${id}`);
   }
 });
 

@@ -548,6 +548,7 @@ export const en: Record<keyof typeof zhCN, string> = {
   'component.vision_gradients': 'Vision tower gradients',
   'component.vision_optimizer': 'Vision tower optimizer states',
   'component.vision_activations': 'Vision tower activations',
+  'component.vision_gathered_layers': 'Vision tower gathered shard layers',
   'component.gathered_layers': 'Gathered shard layers',
   'fx.converted': "Amounts converted at 1 USD = {rate} CNY ({as_of}, the catalog's rate).",
   'price.stale': "check the platform's current price",

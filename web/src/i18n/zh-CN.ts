@@ -546,6 +546,7 @@ export const zhCN = {
   'component.vision_gradients': '视觉编码器梯度',
   'component.vision_optimizer': '视觉编码器优化器状态',
   'component.vision_activations': '视觉编码器激活',
+  'component.vision_gathered_layers': '视觉编码器正在聚合的分片层',
   'component.gathered_layers': '正在聚合的分片层',
   'fx.converted': "金额按 1 美元 = {rate} 元（{as_of}，价格目录的汇率）换算。",
   'price.stale': "请到平台核对当前价格",
