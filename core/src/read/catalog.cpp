@@ -41,9 +41,13 @@ constexpr int kMaxDepth = 16;
 // break: the module carries neither the rules' messages nor their checks,
 // which the compiler drops as unreachable (GPUPLAN_TRUSTED_CATALOG,
 // core/CMakeLists.txt; docs/performance.md).
+// The checks across entries keep sets of what was read (ids, device names,
+// priced offers) for the rules alone; there they keep none (kRulesChecked).
 #ifdef GPUPLAN_TRUSTED_CATALOG
 #define GPUPLAN_CATALOG_INVALID(path, what) (static_cast<void>(sizeof(path)), __builtin_unreachable())
+constexpr bool kRulesChecked = false;
 #else
+constexpr bool kRulesChecked = true;
 void invalid(const std::string& path, const std::string& what) {
   fail(kL, "invalid_catalog", path, path + ": " + what);
 }
@@ -253,7 +257,7 @@ std::string required_confidence(const Reader& r) {
 
 
 void check_unique(std::set<std::string>& seen, const std::string& id, const std::string& path) {
-  if (!seen.insert(id).second) GPUPLAN_CATALOG_INVALID(path, "duplicate id \"" + id + "\"");
+  if (kRulesChecked && !seen.insert(id).second) GPUPLAN_CATALOG_INVALID(path, "duplicate id \"" + id + "\"");
 }
 
 // The names the driver reports for the card (what nvidia-smi and
@@ -281,6 +285,7 @@ std::vector<std::string> device_names(const Reader& r) {
 
 // Device names compare without case: two cards may not share one.
 void check_device_names(std::set<std::string>& seen, const Gpu& g, const std::string& path) {
+  if (!kRulesChecked) return;
   for (const std::string& n : g.device_names) {
     std::string key = n;
     for (char& ch : key) ch = char(std::tolower(static_cast<unsigned char>(ch)));
@@ -640,7 +645,7 @@ void read_offers(const Reader& r, Platform& p, const std::set<std::string>& gpu_
       Reader e = element(*offers, i, r.child_path("offers"), kL);
       p.offers.push_back(read_offer(e, gpu_ids, profile));
       const Offer& o = p.offers.back();
-      if (!priced.insert({o.gpu, int(o.billing), int(o.price_kind)}).second)
+      if (kRulesChecked && !priced.insert({o.gpu, int(o.billing), int(o.price_kind)}).second)
         GPUPLAN_CATALOG_INVALID(e.child_path("gpu"), "a second offer for \"" + o.gpu +
                                          "\" with the same billing and price kind; merge them into one price range");
     }
