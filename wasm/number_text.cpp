@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <initializer_list>
 #include <string>
 
 // Written for size: fixed arrays and one std::string per call, since every
@@ -198,7 +197,7 @@ long rounded_digits(double x, long keep, bool fixed, char* out, int& count) {
 
 // Appends the text of %f, %e or %g (conversion 'f', 'e' or 'g') for a finite
 // x >= 0, without its sign.
-void float_body(std::string& out, double x, char conversion, int precision, bool alt, bool upper) {
+void float_body(std::string& out, double x, char conversion, int precision, bool upper) {
   char d[810];
   int count = 0;
   long first = 0;
@@ -207,13 +206,13 @@ void float_body(std::string& out, double x, char conversion, int precision, bool
     if (x != 0) first = rounded_digits(x, p, false, d, count);
     const bool as_fixed = first < p && first >= -4;
     std::string body;
-    float_body(body, x, as_fixed ? 'f' : 'e', as_fixed ? static_cast<int>(p - 1 - first) : p - 1, alt, upper);
+    float_body(body, x, as_fixed ? 'f' : 'e', as_fixed ? static_cast<int>(p - 1 - first) : p - 1, upper);
     std::size_t e = 0, point = std::string::npos;
     for (; e < body.size() && body[e] != 'e' && body[e] != 'E'; ++e) {
       if (body[e] == '.') point = e;
     }
     std::size_t cut = e;
-    if (!alt && point != std::string::npos) {  // no trailing zeros, no bare point
+    if (point != std::string::npos) {  // no trailing zeros, no bare point
       while (body[cut - 1] == '0') --cut;
       if (cut - 1 == point) --cut;
     }
@@ -230,11 +229,10 @@ void float_body(std::string& out, double x, char conversion, int precision, bool
       if (place == -1) out += '.';
       out += digit(first - place);
     }
-    if (!precision && alt) out += '.';
     return;
   }
   out += digit(0);
-  if (precision > 0 || alt) out += '.';
+  if (precision > 0) out += '.';
   for (long i = 1; i <= precision; ++i) out += digit(i);
   out += upper ? 'E' : 'e';
   out += first < 0 ? '-' : '+';
@@ -244,24 +242,6 @@ void float_body(std::string& out, double x, char conversion, int precision, bool
   int length = 0;
   for (long v = e; v || !length; v /= 10) text[length++] = static_cast<char>('0' + v % 10);
   while (length) out += text[--length];
-}
-
-struct Spec {
-  bool left = false, plus = false, space = false, alt = false, zero = false;
-  int width = 0;
-  int precision = -1;  // none
-};
-
-// Appends prefix and body to out, padded to the spec's width (with zeros
-// between them when zero_pad).
-void emit(std::string& out, const Spec& s, const char* prefix, const std::string& body, bool zero_pad) {
-  const std::size_t length = std::strlen(prefix) + body.size();
-  const std::size_t pad = static_cast<std::size_t>(s.width) > length ? static_cast<std::size_t>(s.width) - length : 0;
-  if (!s.left && !zero_pad) out.append(pad, ' ');
-  out += prefix;
-  if (!s.left && zero_pad) out.append(pad, '0');
-  out += body;
-  if (s.left) out.append(pad, ' ');
 }
 
 }  // namespace
@@ -320,106 +300,54 @@ int format(char* out, std::size_t size, const char* spec, std::va_list args) {
       continue;
     }
     const char* start = f++;
-    Spec s;
-    for (;; ++f) {
-      if (*f == '-') s.left = true;
-      else if (*f == '+') s.plus = true;
-      else if (*f == ' ') s.space = true;
-      else if (*f == '#') s.alt = true;
-      else if (*f == '0') s.zero = true;
-      else break;
-    }
-    for (int* field : {&s.width, &s.precision}) {
-      if (field == &s.precision) {
-        if (*f != '.') break;
+    int precision = -1;  // none
+    if (*f == '.') {
+      precision = 0;
+      if (*++f == '*') {
+        precision = va_arg(args, int);
         ++f;
-        s.precision = 0;
-      }
-      if (*f == '*') {
-        *field = va_arg(args, int);
-        ++f;
+        if (precision < 0) precision = -1;  // a negative * precision means none
       } else {
-        for (; is_digit(*f); ++f) *field = *field * 10 + (*f - '0');
+        for (; is_digit(*f); ++f) precision = precision * 10 + (*f - '0');
       }
-    }
-    if (s.width < 0) {  // a negative * width means '-'
-      s.left = true;
-      s.width = -s.width;
-    }
-    if (s.precision < -1) s.precision = -1;  // a negative * precision means none
-    // Length: "ll" and 'j' are 64 bits; 'l', 'z' and 't' the size of long
-    // (32 bits in wasm32); 'h' and "hh" narrow what was passed as an int.
-    int length = 0;  // 0 int, 1 long, 2 long long, -1 short, -2 char, 3 long double
-    for (;; ++f) {
-      if (*f == 'h') length = length == -1 ? -2 : -1;
-      else if (*f == 'l') length = length == 1 ? 2 : 1;
-      else if (*f == 'j') length = 2;
-      else if (*f == 'z' || *f == 't') length = 1;
-      else if (*f == 'L') length = 3;
-      else break;
     }
     const char c = *f;
-    std::string body;
-    const char* prefix = "";
-    bool zero_pad = s.zero && !s.left;
     switch (c) {
-      case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'p': {
+      case 'd': case 'i': case 'u': case 'x': case 'X': {
         const bool is_signed = c == 'd' || c == 'i';
-        std::uint64_t v = c == 'p' ? reinterpret_cast<std::uintptr_t>(va_arg(args, void*))
-                          : length == 2 ? va_arg(args, unsigned long long)
-                          : length == 1 ? (is_signed ? static_cast<std::uint64_t>(va_arg(args, long)) : va_arg(args, unsigned long))
-                          : (is_signed ? static_cast<std::uint64_t>(static_cast<long long>(va_arg(args, int))) : va_arg(args, unsigned));
-        if (length == -1) v = is_signed ? static_cast<std::uint64_t>(static_cast<short>(v)) : static_cast<unsigned short>(v);
-        if (length == -2) v = is_signed ? static_cast<std::uint64_t>(static_cast<signed char>(v)) : static_cast<unsigned char>(v);
-        const bool negative = is_signed && static_cast<std::int64_t>(v) < 0;
+        const int given = va_arg(args, int);
+        const bool negative = is_signed && given < 0;
+        std::uint32_t v = static_cast<std::uint32_t>(given);
         if (negative) v = 0 - v;
-        const unsigned base = c == 'o' ? 8 : c == 'x' || c == 'X' || c == 'p' ? 16 : 10;
+        const unsigned base = c == 'x' || c == 'X' ? 16 : 10;
         const char* symbols = c == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
-        char digits[24];
+        char digits[12];
         int n = 0;
         for (; v; v /= base) digits[n++] = symbols[v % base];
-        for (int i = n; i < (s.precision < 0 ? 1 : s.precision); ++i) body += '0';
-        if (c == 'o' && s.alt && !n && body.empty()) body += '0';
-        if (c == 'o' && s.alt && n && s.precision <= n) body += '0';
-        while (n) body += digits[--n];
-        if (is_signed) prefix = negative ? "-" : s.plus ? "+" : s.space ? " " : "";
-        if ((c == 'x' || c == 'X') && s.alt && body.find_first_not_of('0') != std::string::npos) prefix = c == 'X' ? "0X" : "0x";
-        if (c == 'p') prefix = "0x";
-        zero_pad = zero_pad && s.precision < 0;
-        break;
-      }
-      case 'c':
-        body += static_cast<char>(va_arg(args, int));
-        zero_pad = false;
-        break;
-      case 's': {
-        const char* str = va_arg(args, const char*);
-        if (!str) str = "(null)";
-        for (int i = 0; str[i] && (s.precision < 0 || i < s.precision); ++i) body += str[i];
-        zero_pad = false;
+        if (negative) text += '-';
+        for (int i = n; i < (precision < 0 ? 1 : precision); ++i) text += '0';
+        while (n) text += digits[--n];
         break;
       }
       case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': {
-        const double x = length == 3 ? static_cast<double>(va_arg(args, long double)) : va_arg(args, double);
+        const double x = va_arg(args, double);
         const bool upper = c < 'a';
-        prefix = std::signbit(x) ? "-" : s.plus ? "+" : s.space ? " " : "";
+        if (std::signbit(x)) text += '-';
         if (std::isfinite(x)) {
-          float_body(body, std::fabs(x), static_cast<char>(c | 0x20), c == 'g' || c == 'G' ? s.precision : s.precision < 0 ? 6 : s.precision, s.alt, upper);
+          float_body(text, std::fabs(x), static_cast<char>(c | 0x20), c == 'g' || c == 'G' ? precision : precision < 0 ? 6 : precision, upper);
         } else {
-          body = std::isnan(x) ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
-          zero_pad = false;
+          text += std::isnan(x) ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
         }
         break;
       }
       case '%':
         text += '%';
-        continue;
-      default:  // not a conversion this module uses: the text as written
+        break;
+      default:  // a flag, a width, a length or a conversion this module does not use: the text as written
         if (!*f) --f;
         text.append(start, f + 1);
-        continue;
+        break;
     }
-    emit(text, s, prefix, body, zero_pad);
   }
   if (size > 0) {
     const std::size_t n = text.size() < size - 1 ? text.size() : size - 1;

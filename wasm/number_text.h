@@ -25,11 +25,13 @@ namespace gpuplan::number_text {
 // number does.
 double parse_double(const char* text, char** end);
 
-// vsnprintf's contract for the conversions d i u o x X c s p f F e E g G and
-// %%, with the flags - + space # 0, a width and a precision (numbers or *),
-// and the length modifiers hh h l ll j z t L (L reads a long double and
-// prints it as a double, as Emscripten's own printf does). Returns the length
-// of the whole text; writes at most size - 1 characters and a NUL.
+// vsnprintf's contract for what the module's callers ask of it (page_libc.cpp
+// names them): the conversions d i u x X (of an int) and f F e E g G, each
+// with an optional precision (a number or *), and %%. Anything else, a flag,
+// a width, a length modifier or another conversion, is copied as written and
+// takes no argument (a general printf cost the page ~1 KB through LZMA,
+// docs/performance.md). Returns the length of the whole text; writes at most
+// size - 1 characters and a NUL.
 int format(char* out, std::size_t size, const char* spec, std::va_list args);
 
 }  // namespace gpuplan::number_text

@@ -2,6 +2,7 @@
 // tools/catalog_embed.cpp (already validated), parsed once on first use.
 #include <cstdlib>
 #include <string_view>
+#include <utility>
 
 #include "gpuplan/api.h"
 #include "gpuplan/catalog.h"
@@ -20,7 +21,7 @@ const Catalog& embedded_catalog() {
     Result<Catalog> parsed = parse_catalog(embedded_catalog_json(), kEmbeddedCatalogProfile);
     // The build validated this exact text; failing here means a broken build.
     if (!parsed.ok()) std::abort();
-    return parsed.value();
+    return std::move(parsed.value());  // the parse's catalog itself, not a copy of its every vector
   }();
   return catalog;
 }

@@ -173,6 +173,26 @@ TEST(CatalogProfile, PageCopyReadsOnlyAsThePageProfile) {
   EXPECT_TRUE(as_page.value().gpus.front().sources.empty());
 }
 
+// The page's module gives each source of its copy as it stands (shown_source,
+// GPUPLAN_TRUSTED_CATALOG) where this build labels it: so every source a
+// response carries from the copy (offers, purchases, the tariff) must already
+// be its own label, or the page would answer otherwise than the CLI.
+TEST(CatalogProfile, PageCopySourcesAreTheirOwnLabels) {
+  Result<Catalog> page = parse_catalog(page_copy(), CatalogProfile::page);
+  ASSERT_TRUE(page.ok()) << page.error().message;
+  std::vector<std::string> shown;
+  for (const Platform& p : page.value().platforms)
+    for (const Offer& o : p.offers) shown.push_back(o.source);
+  for (const Gpu& g : page.value().gpus)
+    if (g.purchase) shown.push_back(g.purchase->source);
+  shown.push_back(page.value().electricity.source);
+  ASSERT_GT(shown.size(), 50u);
+  for (const std::string& source : shown) {
+    EXPECT_EQ(page_source_label(source), source);
+    EXPECT_EQ(shown_source(source), source);
+  }
+}
+
 const std::string kMinimal = minimal_catalog().dump();
 
 TEST(CatalogProfile, FullReaderStillRefusesAnEntryWithoutSources) {

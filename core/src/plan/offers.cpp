@@ -40,7 +40,7 @@ OfferRef catalog_ref(const Platform& p, const Offer& o, const Catalog& c) {
   r.price_kind = o.price_kind;
   r.as_of = o.as_of;
   r.confidence = o.confidence;
-  r.source = page_source_label(o.source);
+  r.source = shown_source(o.source);
   r.stale = price_is_stale(o.as_of, c.version);
   return r;
 }

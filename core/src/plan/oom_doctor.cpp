@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 #include "gpuplan/throughput.h"
 #include "text/order.h"
@@ -83,7 +84,7 @@ void more_gpus(const Context& c, std::vector<Remedy>& out) {
     w.sharding = Sharding::zero3;  // training: ZeRO-3 / FSDP; inference: tensor-split weights
     Remedy r = evaluate(c, remedy_id::zero3, w, c.gpu, n, QualityImpact::none);
     if (r.fits) {
-      out.push_back(r);
+      out.push_back(std::move(r));
       return;
     }
   }
@@ -108,7 +109,7 @@ void single_changes(const Context& c, const Catalog& catalog, std::vector<Remedy
   const Workload& o = c.original;
   auto try_change = [&](std::string_view id, Workload w, QualityImpact q) {
     Remedy r = evaluate(c, id, w, c.gpu, c.count, q);
-    if (r.fits) out.push_back(r);
+    if (r.fits) out.push_back(std::move(r));
   };
   smaller_micro_batch(c, out);
   if (o.mode == Mode::train) {
@@ -193,7 +194,7 @@ void combined(const Context& c, std::vector<Remedy>& out) {
     w.sharding = Sharding::zero3;
   }
   Remedy r = evaluate(c, remedy_id::combined, w, c.gpu, n, quality);
-  if (r.fits) out.push_back(r);
+  if (r.fits) out.push_back(std::move(r));
 }
 
 }  // namespace

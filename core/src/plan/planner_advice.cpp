@@ -215,7 +215,7 @@ void Planner::rent_or_buy(PlanResult& r) {
     plan.source = "request";
   } else if (gpu->purchase && gpu->purchase->amount > 0) {
     plan.purchase_per_gpu = convert_currency(gpu->purchase->amount, gpu->purchase->currency, currency_, c_.fx);
-    plan.source = page_source_label(gpu->purchase->source);  // as the page shows it, as offers' sources are
+    plan.source = shown_source(gpu->purchase->source);  // as the page shows it, as offers' sources are
   } else {
     return;
   }

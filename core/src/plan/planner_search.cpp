@@ -49,7 +49,7 @@ void Planner::build_offers() {
 void Planner::fit_gpus() {
   need_bytes_ = e_.memory_at(std::max(1, q_.workload.gpus)).total_bytes * (1 + kDefaultHeadroom);
   smallest_fit_bytes_ = 0;
-  std::vector<bool> used(c_.gpus.size(), false);
+  std::vector<char> used(c_.gpus.size(), false);  // not vector<bool>: its bit code is the page's for one loop
   for (const auto& o : offers_) used[o.gpu] = true;
   for (size_t i = 0; i < c_.gpus.size(); ++i) {
     const double capacity = c_.gpus[i].memory_bytes;

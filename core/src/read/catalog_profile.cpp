@@ -232,6 +232,14 @@ std::string document_name(std::string_view text) {
 
 }  // namespace
 
+std::string shown_source(std::string_view source) {
+#ifdef GPUPLAN_TRUSTED_CATALOG
+  return std::string(source);
+#else
+  return page_source_label(source);
+#endif
+}
+
 std::string page_citation(std::string_view text) {
   // /^unverified\b/i: a source that says so.
   if (starts_with_icase(text, 0, "unverified") && (text.size() == 10 || !word_char(text[10]))) return "unverified";
