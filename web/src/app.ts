@@ -61,91 +61,91 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   openProjectId = '';
   // The version (saved_at) of the open project this tab opened or last
   // saved: "Save changes" over a version another tab saved since keeps both.
-  private openVersion = '';
+  #openVersion = '';
   compareIds: string[] = [];
   // The lab's settings (lab_settings.ts): their own storage keys, never the form's or the projects'.
   lab: LabSettings | null = null;
   labMine: LabMine = { off: false, time_value_per_hour: null };
   labEditing = false;
   // Said once per session: storage is off, or full.
-  private storageSaid = new Set<string>();
+  #storageSaid = new Set<string>();
   // When a share link replaced the stored last inputs: the first save keeps a backup of them.
-  private lastFromLink = false;
+  #lastFromLink = false;
   // A change's link and last inputs not yet written (persistSoon).
-  private persistPending = false;
-  private notes: Note[] = [];
-  private noteId = 0;
-  private figureMarked = false;
-  private billingsShown = '';
+  #persistPending = false;
+  #notes: Note[] = [];
+  #noteId = 0;
+  #figureMarked = false;
+  #billingsShown = '';
   // A full render has been on screen: deferred work no longer waits a task.
-  private figureShown = false;
-  private summaryWatch: ResizeObserver | null = null;
-  private gpuIndex: Map<string, CatalogGpu>;
-  private els!: { inputs: HTMLElement; results: HTMLElement; notes: HTMLElement; live: HTMLElement; summary: HTMLElement };
+  #figureShown = false;
+  #summaryWatch: ResizeObserver | null = null;
+  #gpuIndex: Map<string, CatalogGpu>;
+  #els!: { inputs: HTMLElement; results: HTMLElement; notes: HTMLElement; live: HTMLElement; summary: HTMLElement };
 
   // The planner: set by start() once its wasm is decoded and started, which a
   // fresh page's first figure does not wait for (first_answer.ts).
   planner!: Planner;
   // The planner has come and the whole page has rendered once (start()).
-  private ready = false;
-  private markStarted!: () => void;
-  private readonly started = new Promise<void>((resolve) => { this.markStarted = resolve; });
+  #ready = false;
+  #markStarted!: () => void;
+  readonly #started = new Promise<void>((resolve) => { this.#markStarted = resolve; });
 
   constructor(readonly root: HTMLElement, readonly catalog: Catalog, private readonly pageHtml: string) {
-    this.gpuIndex = new Map(catalog.gpus.map((g) => [g.id, g]));
+    this.#gpuIndex = new Map(catalog.gpus.map((g) => [g.id, g]));
     this.embed = isEmbed(location.search);
-    const fromHash = decodeHash(App.openingHash());
+    const fromHash = decodeHash(App.#openingHash());
     const last = loadLast(this.store);
     // A share link always wins over the stored inputs (and never touches a project).
     const restored = !(fromHash && fromHash !== 'invalid') && last.state !== null;
     this.state = fromHash && fromHash !== 'invalid' ? fromHash : last.state ?? defaultState();
-    this.lastFromLink = !!fromHash && fromHash !== 'invalid' && last.state !== null;
+    this.#lastFromLink = !!fromHash && fromHash !== 'invalid' && last.state !== null;
     this.lang = this.state.lang || detectLang(navigator.languages ?? [navigator.language]);
     this.t = translator(this.lang);
     const t = this.t;
-    if (!this.store.available) this.storageFailed('unavailable');
+    if (!this.store.available) this.#storageFailed('unavailable');
     if (fromHash === 'invalid') this.notify(t(restored ? 'notice.bad_link_last' : 'notice.bad_link'), 'error');
     if (restored) {
-      this.notify(t('notice.restored'), 'info', { label: t('notice.start_fresh'), run: () => this.startFresh() });
-    } else if (this.lastFromLink && last.state && JSON.stringify(last.state) !== JSON.stringify(this.state)) {
+      this.notify(t('notice.restored'), 'info', { label: t('notice.start_fresh'), run: () => this.#startFresh() });
+    } else if (this.#lastFromLink && last.state && JSON.stringify(last.state) !== JSON.stringify(this.state)) {
       const mine = last.state;
       this.notify(t('notice.link_over_last'), 'info', { label: t('notice.back_to_last'), run: () => this.set(mine, { inputs: true }) });
     }
-    this.storedNotice(last.found, 'notice.last');
+    this.#storedNotice(last.found, 'notice.last');
     const known = knownIds(catalog);
     const loaded = loadQuotes(this.store, known);
     this.quotes = loaded.quotes;
-    for (const n of loaded.notices) this.storageNotice(n);
+    for (const n of loaded.notices) this.#storageNotice(n);
     const projects = loadProjects(this.store);
     this.projects = projects.projects;
-    this.storedNotice(projects.found, 'notice.projects');
-    if (projects.skipped) this.notify(t('projects.skipped', { n: projects.skipped }), 'error', this.backupAction(projects.backupKey, 'gpuplan-projects-backup.json'));
+    this.#storedNotice(projects.found, 'notice.projects');
+    if (projects.skipped) this.notify(t('projects.skipped', { n: projects.skipped }), 'error', this.#backupAction(projects.backupKey, 'gpuplan-projects-backup.json'));
     if (projects.over) this.notify(t('projects.over_cap', { n: this.projects.length, max: MAX_PROJECTS }), 'info');
     // The address bar holds the state shown, so "Copy link" copies it.
-    this.lab = loadLab(this.store, this.labKnown());
+    this.lab = loadLab(this.store, this.#labKnown());
     this.labMine = loadMine(this.store);
-    this.labFromHash();
-    if (fromHash === 'invalid' || restored) this.writeHash();
-    window.addEventListener('hashchange', () => this.hashChanged());
+    this.#labFromHash();
+    if (fromHash === 'invalid' || restored) this.#writeHash();
+    window.addEventListener('hashchange', () => this.#hashChanged());
     // Another tab of this page wrote the store: this tab shows what is there now.
     window.addEventListener('storage', (e) => {
-      if (e.key === PROJECTS_KEY || e.key === null) this.projectsFromStore();
-      if (e.key === PRICES_KEY || e.key === null) this.quotesFromStore();
+      if (e.key === PROJECTS_KEY || e.key === null) this.#projectsFromStore();
+      if (e.key === PRICES_KEY || e.key === null) this.#quotesFromStore();
     });
     // Typing still waiting for its pause is applied (and so remembered)
     // before the tab is hidden, closed or reloaded.
-    window.addEventListener('pagehide', () => this.flushTyping());
-    document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') this.flushTyping(); });
+    window.addEventListener('pagehide', () => this.#flushTyping());
+    document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') this.#flushTyping(); });
   }
 
   // The tab is going (closed, reloaded, hidden): the typing still waiting
   // for its pause is applied, and so saved. A reload has already taken the
   // address bar's link, which is now one edit behind: the tab's
   // sessionStorage tells the reloaded page which link it replaces.
-  private flushTyping(): void {
+  #flushTyping(): void {
     const before = location.hash;
     flushPending();
-    this.persist();
+    this.#persist();
     if (location.hash === before) return;
     try {
       sessionStorage.setItem(RELOAD_KEY, JSON.stringify({ from: before, to: location.hash }));
@@ -156,7 +156,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
 
   // The link the page opens on: the address bar's, or, when this tab was
   // reloaded right after an edit (flushTyping), the edit's.
-  private static openingHash(): string {
+  static #openingHash(): string {
     try {
       const raw = sessionStorage.getItem(RELOAD_KEY);
       sessionStorage.removeItem(RELOAD_KEY);
@@ -170,40 +170,40 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     return location.hash;
   }
 
-  private projectsFromStore(): void {
+  #projectsFromStore(): void {
     const now = readProjects(this.store);
     if (!now.ok) return;
     const open = now.projects.find((p) => p.id === this.openProjectId);
-    if (open && this.openVersion && open.saved_at !== this.openVersion) this.notify(this.t('projects.changed_elsewhere', { name: open.name }));
+    if (open && this.#openVersion && open.saved_at !== this.#openVersion) this.notify(this.t('projects.changed_elsewhere', { name: open.name }));
     this.projects = now.projects;
     this.compareIds = this.compareIds.filter((id) => id === 'current' || this.projects.some((p) => p.id === id));
-    if (this.ready) this.renderResults();
+    if (this.#ready) this.renderResults();
   }
 
   // The quotes the store holds now, or null when it cannot say (no storage, a
   // damaged or newer key): then this tab's own list is what it writes.
-  private storedQuotes(): Quote[] | null {
+  #storedQuotes(): Quote[] | null {
     const known = knownIds(this.catalog);
     const loaded = loadQuotes(this.store, known);
     return loaded.notices.some((n) => n.kind !== 'loaded') ? null : loaded.quotes;
   }
 
-  private quotesFromStore(): void {
-    const stored = this.storedQuotes();
+  #quotesFromStore(): void {
+    const stored = this.#storedQuotes();
     if (!stored) return;
     this.quotes = stored;
-    if (this.ready) this.renderResults();
+    if (this.#ready) this.renderResults();
   }
 
-  private writeHash(): void {
+  #writeHash(): void {
     history.replaceState(null, '', `${location.pathname}${location.search}${encodeHash(this.state)}`);
   }
 
   // A link opened or edited while the page is open: a
   // broken one is said and replaced by the state's own; a good one is shown.
-  private hashChanged(): void {
-    if (this.labFromHash()) {
-      this.writeHash();
+  #hashChanged(): void {
+    if (this.#labFromHash()) {
+      this.#writeHash();
       this.renderAll();
       return;
     }
@@ -211,14 +211,14 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     if (location.hash === encodeHash(this.state)) return;
     if (s === 'invalid' || s === null) {
       if (s === 'invalid') this.notify(this.t('notice.bad_link_kept'), 'error');
-      this.writeHash();
+      this.#writeHash();
       return;
     }
-    const before = { state: this.state, open: this.openProjectId, version: this.openVersion };
+    const before = { state: this.state, open: this.openProjectId, version: this.#openVersion };
     this.state = s;
     this.openProjectId = '';
     // Like a link opened: the stored last inputs are backed up before the first edit replaces them.
-    this.lastFromLink = true;
+    this.#lastFromLink = true;
     this.renderAll();
     // The form was replaced: said, with the way back to what was there.
     if (JSON.stringify(before.state) !== JSON.stringify(s)) {
@@ -226,7 +226,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
         label: this.t('notice.back_to_mine'),
         run: () => {
           this.openProjectId = before.open;
-          this.openVersion = before.version;
+          this.#openVersion = before.version;
           this.set(before.state, { inputs: true });
         },
       });
@@ -235,18 +235,18 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
 
   // --- the lab's settings (views/lab.ts) ----------------------------------
 
-  private labKnown(): Known {
+  #labKnown(): Known {
     return { gpus: new Set(this.catalog.gpus.map((g) => g.id)), platforms: new Set(this.catalog.platforms.map((p) => p.id)),
       models: new Set(this.catalog.models.map((m) => m.id)) };
   }
 
   // A #lab= link: applied whole, or refused whole with its reason. True when the hash was one.
-  private labFromHash(): boolean {
-    const read = decodeLab(location.hash, this.labKnown());
+  #labFromHash(): boolean {
+    const read = decodeLab(location.hash, this.#labKnown());
     if (!read) return false;
     if ('ok' in read) {
       this.labMine = { ...this.labMine, off: false };
-      this.saved(saveMine(this.store, this.labMine));
+      this.#saved(saveMine(this.store, this.labMine));
       this.setLab(read.ok, this.t('lab.line', { name: read.ok.name || this.t('lab.unnamed'), date: read.ok.written || '—' }), false);
     } else this.notify(labRefusal(this.t, read, 'link'), 'error');
     return true;
@@ -255,14 +255,14 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   setLab(s: LabSettings | null, message?: string, render = true): void {
     this.lab = s;
     if (!s) this.labEditing = false;
-    this.saved(saveLab(this.store, s));
+    this.#saved(saveLab(this.store, s));
     if (message) this.notify(message);
     if (render) this.renderAll();
   }
 
   setLabMine(m: LabMine, render = true): void {
     this.labMine = m;
-    this.saved(saveMine(this.store, m));
+    this.#saved(saveMine(this.store, m));
     if (render) this.renderAll();
   }
 
@@ -272,25 +272,25 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   }
 
   importLab(text: string): void {
-    const read = parseLabFile(text, this.labKnown());
+    const read = parseLabFile(text, this.#labKnown());
     if ('ok' in read) this.setLab(read.ok, this.t('lab.line', { name: read.ok.name || this.t('lab.unnamed'), date: read.ok.written || '—' }));
     else this.notify(labRefusal(this.t, read, 'file'), 'error');
   }
 
-  private startFresh(): void {
+  #startFresh(): void {
     const before = this.state;
     this.openProjectId = '';
     this.set(defaultState(), { inputs: true });
     this.notify(this.t('notice.started_fresh'), 'info', { label: this.t('undo'), run: () => this.set(before, { inputs: true }) });
   }
 
-  private backupAction(key: string | null, file: string): Note['action'] {
+  #backupAction(key: string | null, file: string): Note['action'] {
     return key ? { label: this.t('notice.download_backup'), run: () => download(file, this.store.read(key) ?? '', 'application/json') } : undefined;
   }
 
   // A value that stays in place because not even its backup fits: the user
   // can take it as a file and clear it, and storage works again.
-  private keptAction(key: string, file: string): Note['action'] {
+  #keptAction(key: string, file: string): Note['action'] {
     return {
       label: this.t('notice.download_clear'),
       run: () => {
@@ -302,42 +302,42 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     };
   }
 
-  private storedNotice(found: StoredStatus, prefix: 'notice.last' | 'notice.projects'): void {
+  #storedNotice(found: StoredStatus, prefix: 'notice.last' | 'notice.projects'): void {
     const t = this.t;
     const key = prefix === 'notice.last' ? LAST_KEY : 'gpuplan.projects';
     const file = prefix === 'notice.last' ? 'gpuplan-last-backup.json' : 'gpuplan-projects-backup.json';
     if (found.status === 'corrupt' || found.status === 'newer') {
       const what = t(`${prefix}.${found.status}` as never, { v: found.version ?? '' });
       const where = t(found.backupKey ? 'notice.backed_up' : 'notice.kept_in_place');
-      this.notify(`${what} ${where}`, 'error', found.backupKey ? this.backupAction(found.backupKey, file) : this.keptAction(key, file));
+      this.notify(`${what} ${where}`, 'error', found.backupKey ? this.#backupAction(found.backupKey, file) : this.#keptAction(key, file));
     } else if (found.status === 'migrated') this.notify(t(`${prefix}.migrated` as never, { from: found.from }));
   }
 
   // A write that failed: said once per reason and key, in words, with what to
   // do; nothing is lost (the page keeps it for the session).
-  private storageFailed(why: Failure, key = ''): void {
+  #storageFailed(why: Failure, key = ''): void {
     const once = why === 'full' || why === 'unavailable' ? why : `${why}:${key}`;
-    if (this.storageSaid.has(once)) return;
-    this.storageSaid.add(once);
+    if (this.#storageSaid.has(once)) return;
+    this.#storageSaid.add(once);
     const t = this.t;
     const what = t(key === LAST_KEY ? 'storage.what.last' : key === PROJECTS_KEY ? 'storage.what.projects' : 'storage.what.prices');
     const file = key === LAST_KEY ? 'gpuplan-last-backup.json' : key === PROJECTS_KEY ? 'gpuplan-projects-backup.json' : 'gpuplan-prices-backup.json';
-    if (why === 'locked') this.notify(t('notice.locked', { what }), 'error', this.keptAction(key, file));
+    if (why === 'locked') this.notify(t('notice.locked', { what }), 'error', this.#keptAction(key, file));
     else if (why === 'newer') this.notify(t('notice.newer_kept', { what }), 'error');
     else this.notify(t(why === 'full' ? 'notice.full' : 'notice.cannot_remember'), 'error');
   }
 
   // After a write of `key`: says why it failed, if it did.
-  private saved(ok: boolean, key = ''): boolean {
-    if (!ok && this.store.failure) this.storageFailed(this.store.failure, key);
+  #saved(ok: boolean, key = ''): boolean {
+    if (!ok && this.store.failure) this.#storageFailed(this.store.failure, key);
     return ok;
   }
 
   gpu(id: string): CatalogGpu | undefined {
-    return this.gpuIndex.get(id);
+    return this.#gpuIndex.get(id);
   }
 
-  private storageNotice(n: Notice): void {
+  #storageNotice(n: Notice): void {
     const t = this.t;
     const file = 'gpuplan-prices-backup.json';
     switch (n.kind) {
@@ -351,24 +351,24 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
           parts.push(t('notice.set_aside', { n: aside, reasons: reasons.join(t('list.sep')) }));
         }
         if (n.backupKey || n.inPlace) parts.push(t(n.backupKey ? 'notice.backed_up' : 'notice.kept_in_place'));
-        this.notify(parts.join(' '), aside ? 'error' : 'info', n.backupKey ? this.backupAction(n.backupKey, file) : n.inPlace ? this.keptAction('gpuplan.prices', file) : undefined);
+        this.notify(parts.join(' '), aside ? 'error' : 'info', n.backupKey ? this.#backupAction(n.backupKey, file) : n.inPlace ? this.#keptAction('gpuplan.prices', file) : undefined);
         break;
       }
       case 'corrupt':
         this.notify(`${t('notice.quotes_corrupt')} ${t(n.backupKey ? 'notice.backed_up' : 'notice.kept_in_place')}`, 'error',
-          n.backupKey ? this.backupAction(n.backupKey, file) : this.keptAction(n.key, file));
+          n.backupKey ? this.#backupAction(n.backupKey, file) : this.#keptAction(n.key, file));
         break;
       case 'newer':
         this.notify(`${t('notice.quotes_newer', { v: n.version })} ${t(n.backupKey ? 'notice.backed_up' : 'notice.kept_in_place')}`, 'error',
-          n.backupKey ? this.backupAction(n.backupKey, file) : this.keptAction(n.key, file));
+          n.backupKey ? this.#backupAction(n.backupKey, file) : this.#keptAction(n.key, file));
         break;
-      case 'unavailable': this.storageFailed('unavailable'); break;
+      case 'unavailable': this.#storageFailed('unavailable'); break;
     }
   }
 
   set(patch: StatePatch, how: { inputs?: boolean; now?: boolean } = {}): void {
     this.state = applyPatch(this.state, patch);
-    this.persistSoon();
+    this.#persistSoon();
     if (how.inputs) this.renderAll();
     else this.renderResults();
   }
@@ -385,44 +385,44 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   // it. What reads them sooner writes them first: copying the link, and the
   // tab being hidden, closed or reloaded (flushTyping). A link edited in the
   // address bar replaces the state, and the pending write then writes that.
-  private persistSoon(): void {
-    if (this.persistPending) return;
-    this.persistPending = true;
-    requestAnimationFrame(() => window.setTimeout(() => this.persist(), 0));
+  #persistSoon(): void {
+    if (this.#persistPending) return;
+    this.#persistPending = true;
+    requestAnimationFrame(() => window.setTimeout(() => this.#persist(), 0));
   }
 
-  private persist(): void {
-    if (!this.persistPending) return;
-    this.persistPending = false;
-    this.writeHash();
-    this.remember();
+  #persist(): void {
+    if (!this.#persistPending) return;
+    this.#persistPending = false;
+    this.#writeHash();
+    this.#remember();
   }
 
   // The last inputs, kept for the next visit. The first save after a share
   // link replaced them keeps a backup of what was there (bounded).
-  private remember(): void {
-    if (this.lastFromLink) {
+  #remember(): void {
+    if (this.#lastFromLink) {
       const raw = this.store.read(LAST_KEY);
       if (raw) this.store.backup(LAST_KEY, raw);
-      this.lastFromLink = false;
+      this.#lastFromLink = false;
     }
-    this.saved(saveLast(this.store, this.state), LAST_KEY);
+    this.#saved(saveLast(this.store, this.state), LAST_KEY);
   }
 
   setQuotes(quotes: Quote[], message?: string): void {
     // Applied to what the store holds now, quote by quote: a tab that has not
     // yet heard of another tab's save never writes back its older list.
-    const now = this.storedQuotes();
+    const now = this.#storedQuotes();
     const capped = capQuotes(now ? applyQuoteChange(now, this.quotes, quotes) : quotes);
     this.quotes = capped.quotes;
     if (capped.over) {
       this.notify(this.t('quotes.capped', { max: MAX_QUOTES, n: capped.over }), 'error',
         { label: this.t('notice.download_left'), run: () => download('gpuplan-quotes-not-kept.json', serializeQuotes(capped.left), 'application/json') });
     }
-    if (!this.saved(saveQuotes(this.store, this.quotes), PRICES_KEY)) {
+    if (!this.#saved(saveQuotes(this.store, this.quotes), PRICES_KEY)) {
       // Said once, as every failure to save.
-      if (this.store.available && !this.storageSaid.has('unsaved')) {
-        this.storageSaid.add('unsaved');
+      if (this.store.available && !this.#storageSaid.has('unsaved')) {
+        this.#storageSaid.add('unsaved');
         this.notify(this.t('notice.unsaved'), 'error');
       }
     } else if (message) this.notify(message);
@@ -435,7 +435,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   // tab may have saved since); `change` answers null for "nothing to do".
   // The list shown is then the stored one, or, when it could not be written,
   // this tab's for the session, said.
-  private changeProjects(change: (now: Project[]) => Project[] | null, message: () => string, undo?: () => void): boolean {
+  #changeProjects(change: (now: Project[]) => Project[] | null, message: () => string, undo?: () => void): boolean {
     let none = false;
     const r = changeProjects(this.store, this.projects, (now) => {
       const next = change(now);
@@ -450,7 +450,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     } else if (r.status === 'ok') {
       if (text) this.notify(text, 'info', action);
     } else {
-      this.saved(false, PROJECTS_KEY);
+      this.#saved(false, PROJECTS_KEY);
       this.notify(`${text} ${this.t(r.status === 'newer' ? 'projects.session_only' : 'projects.unsaved')}`.trim(), 'error', action);
     }
     this.renderResults();
@@ -459,7 +459,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
 
   saveProject(name: string): void {
     let p: Project | null = null;
-    const done = this.changeProjects((now) => {
+    const done = this.#changeProjects((now) => {
       if (now.length >= MAX_PROJECTS) return null;
       p = { id: newId(), name: uniqueName(name || this.state.title || this.t('projects.default_name'), now), saved_at: new Date().toISOString(), state: this.state };
       return [...now, p];
@@ -469,7 +469,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
       return;
     }
     this.openProjectId = (p as Project).id;
-    this.openVersion = (p as Project).saved_at;
+    this.#openVersion = (p as Project).saved_at;
     this.renderResults();
   }
 
@@ -477,11 +477,11 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     const mine = this.projects.find((x) => x.id === id);
     if (!mine) return;
     const savedAt = new Date().toISOString();
-    const base = this.openVersion;
+    const base = this.#openVersion;
     let before: Project | null = null;
     let copy: Project | null = null;
     let theirs = mine.name;
-    this.changeProjects((now) => {
+    this.#changeProjects((now) => {
       const there = now.find((x) => x.id === id);
       const ours: Project = { ...(there ?? mine), state: this.state, saved_at: savedAt };
       if (there && base && there.saved_at !== base) {
@@ -498,27 +498,27 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
       // no later save has replaced the ones saved here.
       const prev = before;
       if (!prev || copy) return;
-      this.changeProjects((now) => (now.some((x) => x.id === id && x.saved_at === savedAt) ? now.map((x) => (x.id === id ? { ...x, state: prev.state, saved_at: prev.saved_at } : x)) : null),
+      this.#changeProjects((now) => (now.some((x) => x.id === id && x.saved_at === savedAt) ? now.map((x) => (x.id === id ? { ...x, state: prev.state, saved_at: prev.saved_at } : x)) : null),
         () => this.t('projects.undone', { name: prev.name }));
-      if (this.openProjectId === id) this.openVersion = prev.saved_at;
+      if (this.openProjectId === id) this.#openVersion = prev.saved_at;
     });
     if (copy) this.openProjectId = (copy as Project).id;
-    this.openVersion = savedAt;
+    this.#openVersion = savedAt;
     this.renderResults();
   }
 
   openProject(id: string): void {
     const p = this.projects.find((x) => x.id === id);
     if (!p) return;
-    const before = { state: this.state, open: this.openProjectId, version: this.openVersion };
+    const before = { state: this.state, open: this.openProjectId, version: this.#openVersion };
     this.openProjectId = id;
-    this.openVersion = p.saved_at;
+    this.#openVersion = p.saved_at;
     this.set(p.state, { inputs: true });
     this.notify(this.t('projects.opened', { name: p.name }), 'info', {
       label: this.t('undo'),
       run: () => {
         this.openProjectId = before.open;
-        this.openVersion = before.version;
+        this.#openVersion = before.version;
         this.set(before.state, { inputs: true });
       },
     });
@@ -529,7 +529,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     if (!clean) return;
     let old = '';
     let next = '';
-    this.changeProjects((now) => {
+    this.#changeProjects((now) => {
       const there = now.find((x) => x.id === id);
       if (!there) return null;
       old = there.name;
@@ -537,13 +537,13 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
       return next === old ? null : now.map((x) => (x.id === id ? { ...x, name: next } : x));
     }, () => this.t('projects.renamed', { name: next }),
     // Undo gives back the old name only, and only while the new one stands.
-    () => this.changeProjects((now) => (now.some((x) => x.id === id && x.name === next) ? now.map((x) => (x.id === id ? { ...x, name: uniqueName(old, now, id) } : x)) : null),
+    () => this.#changeProjects((now) => (now.some((x) => x.id === id && x.name === next) ? now.map((x) => (x.id === id ? { ...x, name: uniqueName(old, now, id) } : x)) : null),
       () => this.t('projects.undone', { name: old })));
   }
 
   duplicateProject(id: string): void {
     let copy: Project | null = null;
-    const done = this.changeProjects((now) => {
+    const done = this.#changeProjects((now) => {
       const p = now.find((x) => x.id === id) ?? this.projects.find((x) => x.id === id);
       if (!p || now.length >= MAX_PROJECTS) return null;
       copy = { ...p, id: newId(), name: uniqueName(this.t('projects.copy_name', { name: p.name }), now), saved_at: new Date().toISOString() };
@@ -557,7 +557,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     let index = 0;
     if (this.openProjectId === id) this.openProjectId = '';
     this.compareIds = this.compareIds.filter((x) => x !== id);
-    this.changeProjects((now) => {
+    this.#changeProjects((now) => {
       index = now.findIndex((x) => x.id === id);
       if (index < 0) return null;
       gone = now[index];
@@ -567,7 +567,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     () => {
       const p = gone;
       if (!p) return;
-      this.changeProjects((now) => (now.some((x) => x.id === p.id) ? null : [...now.slice(0, index), p, ...now.slice(index)]),
+      this.#changeProjects((now) => (now.some((x) => x.id === p.id) ? null : [...now.slice(0, index), p, ...now.slice(index)]),
         () => this.t('projects.undone', { name: p.name }));
     });
   }
@@ -585,7 +585,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
       return;
     }
     let merged: ReturnType<typeof mergeProjects> | null = null;
-    this.changeProjects((now) => {
+    this.#changeProjects((now) => {
       merged = mergeProjects(now, parsed.doc);
       return merged.added ? merged.projects : null;
     }, () => '');
@@ -612,36 +612,36 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   }
 
   notify(text: string, kind: 'info' | 'error' = 'info', action?: Note['action']): void {
-    this.noteId += 1;
-    this.notes = [...this.notes.slice(-3), { id: this.noteId, text, kind, action }];
-    if (this.els) this.renderNotes();
+    this.#noteId += 1;
+    this.#notes = [...this.#notes.slice(-3), { id: this.#noteId, text, kind, action }];
+    if (this.#els) this.#renderNotes();
   }
 
-  private lastRequestJson = '';
+  #lastRequestJson = '';
   // The request for the state, and the text asked: the request, or the
   // first figure's question (light).
-  private question(light: boolean): string {
+  #question(light: boolean): string {
     this.request = withLab(toRequest(this.state, this.lang, this.quotes, this.catalog.models.find((m) => m.id === this.state.preset)), this.lab, this.labMine, this.state);
     return light ? figureQuestion(this.request, this.catalog.gpus, this.state.gpus) : JSON.stringify(this.request);
   }
 
   // Who answered the first figure's question: the build or the planner (the
   // first-figure mark's detail, for tests/browser and tools/bench_page.mjs).
-  private figureAnswer: 'build' | 'planner' = 'planner';
+  #figureAnswer: 'build' | 'planner' = 'planner';
 
   // light: only the memory figure is needed (first paint). The memory does
   // not depend on the card or the plan, and one large card with no stages is
   // the planner's quickest question; for a fresh page's form the build has
   // asked it already (first_answer.ts).
-  private compute(light = false): void {
-    const text = this.question(light);
-    if (text === this.lastRequestJson) return;
+  #compute(light = false): void {
+    const text = this.#question(light);
+    if (text === this.#lastRequestJson) return;
     const known = light && Object.hasOwn(firstAnswers, text) ? firstAnswers[text] : null;
     // Before the planner has come (an edit while it starts) only the build's
     // answers can be given; start() renders everything again once it is here.
     if (known === null && !this.planner) return;
-    this.lastRequestJson = text;
-    if (light) this.figureAnswer = known === null ? 'planner' : 'build';
+    this.#lastRequestJson = text;
+    if (light) this.#figureAnswer = known === null ? 'planner' : 'build';
     let out: unknown;
     try {
       out = JSON.parse(known ?? this.planner.plan(text));
@@ -659,7 +659,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
 
   // After a full re-render (language, mode, model source), keyboard focus
   // returns to the control that had it, found by its stable id or field path.
-  private focusKey(): string | null {
+  #focusKey(): string | null {
     const a = document.activeElement as HTMLElement | null;
     if (!a || a === document.body) return null;
     const path = a.getAttribute('data-path');
@@ -670,7 +670,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   }
 
   renderAll(): void {
-    const focus = this.focusKey();
+    const focus = this.#focusKey();
     this.lang = this.state.lang || detectLang(navigator.languages ?? [navigator.language]);
     this.t = translator(this.lang);
     document.documentElement.lang = this.lang;
@@ -685,65 +685,65 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     idsFrom('h-');
     morphInto(this.root,
       h('a', { class: 'skip', href: '#results' }, t('skip')),
-      this.header(),
+      this.#header(),
       notes,
       // The headline first in the document: on a phone it is above the form;
       // on a wide screen it sits atop the results column.
       h('main', { class: 'layout' }, summary, inputs, h('div', { class: 'side', id: 'results', tabindex: -1 }, results)),
       spoken,
-      this.footer());
-    this.els = { inputs: live(inputs), results: live(results), notes: live(notes), live: live(spoken), summary: live(summary) };
+      this.#footer());
+    this.#els = { inputs: live(inputs), results: live(results), notes: live(notes), live: live(spoken), summary: live(summary) };
     // Jumping to a section leaves its heading below the sticky summary. Told
     // when its height changes, after a layout the browser does anyway: read
     // after every render it forced one layout per change.
-    if (!this.summaryWatch) {
-      this.summaryWatch = new ResizeObserver(([e]) => {
+    if (!this.#summaryWatch) {
+      this.#summaryWatch = new ResizeObserver(([e]) => {
         const root = document.documentElement.style;
         const padding = `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.contentRect.height) + 16}px`;
         if (root.scrollPaddingTop !== padding) root.scrollPaddingTop = padding;
       });
-      this.summaryWatch.observe(this.els.summary);
+      this.#summaryWatch.observe(this.#els.summary);
     }
     this.root.removeAttribute('aria-busy');
-    this.renderNotes();
+    this.#renderNotes();
     // Until start() has the planner, the memory figure alone; start() renders the rest.
-    if (this.ready) this.renderForm();
+    if (this.#ready) this.#renderForm();
     else this.renderResults(true);
     if (focus) this.root.querySelector<HTMLElement>(focus)?.focus();
   }
 
-  private renderForm(): void {
-    this.morphForm();
+  #renderForm(): void {
+    this.#morphForm();
     this.renderResults();
   }
 
-  private morphForm(): void {
+  #morphForm(): void {
     idsFrom('i-');
-    morphInto(this.els.inputs, labLine(this) ?? '', labView(this), scenarioView(this) ?? '', stagesView(this), workloadView(this));
+    morphInto(this.#els.inputs, labLine(this) ?? '', labView(this), scenarioView(this) ?? '', stagesView(this), workloadView(this));
   }
 
-  private renderNotes(): void {
-    morphInto(this.els.notes, this.notes.map((n) => h('div', { class: `note-item ${n.kind}`, 'data-key': `note/${n.id}` },
+  #renderNotes(): void {
+    morphInto(this.#els.notes, this.#notes.map((n) => h('div', { class: `note-item ${n.kind}`, 'data-key': `note/${n.id}` },
       h('span', null, n.text),
       n.action ? button(n.action.label, n.action.run) : null,
       button(this.t('dismiss'), () => {
-        this.notes = this.notes.filter((x) => x.id !== n.id);
-        this.renderNotes();
+        this.#notes = this.#notes.filter((x) => x.id !== n.id);
+        this.#renderNotes();
       }, { 'aria-label': `${this.t('dismiss')}: ${n.text}` }))));
   }
 
   renderResults(figureOnly = false): void {
     // Until start() has the planner, the memory figure alone.
-    figureOnly ||= !this.ready;
-    const focus = this.focusKey();
-    this.compute(figureOnly);
+    figureOnly ||= !this.#ready;
+    const focus = this.#focusKey();
+    this.#compute(figureOnly);
     // The billing menu offers what the core found in scope (plan.billings).
     const billings = String(this.response?.plan?.billings ?? '');
-    if (billings !== this.billingsShown) {
-      this.billingsShown = billings;
-      this.morphForm();
+    if (billings !== this.#billingsShown) {
+      this.#billingsShown = billings;
+      this.#morphForm();
     }
-    this.markInvalid();
+    this.#markInvalid();
     const t = this.t;
     idsFrom('r-');
     const out: HTMLElement[] = [];
@@ -761,36 +761,36 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     if (!figureOnly) out.push(printView(this), gpusView(this), platformsView(this), budgetView(this), projectsView(this));
     const labTotal = !figureOnly && this.lab && !this.labMine.off ? labTotalView(this, this.lab, this.labMine, this.projects) : null;
     if (labTotal) out.push(labTotal);
-    morphInto(this.els.results, out);
-    if (!figureOnly) this.renderSummary();
+    morphInto(this.#els.results, out);
+    if (!figureOnly) this.#renderSummary();
     refreshVerifyScript(this);
     const name = document.getElementById('project-name');
     if (name) {
       name.textContent = this.state.title;
       name.hidden = !this.state.title;
     }
-    if (!this.figureMarked && this.response) {
-      this.figureMarked = true;
-      performance.mark('gpuplan:first-figure', { detail: { answer: this.figureAnswer } });
+    if (!this.#figureMarked && this.response) {
+      this.#figureMarked = true;
+      performance.mark('gpuplan:first-figure', { detail: { answer: this.#figureAnswer } });
     }
     if (focus && document.activeElement === document.body) this.root.querySelector<HTMLElement>(focus)?.focus();
     const runDeferred = (): void => { for (const run of deferred) run(); };
-    if (this.figureShown) runDeferred();
+    if (this.#figureShown) runDeferred();
     else window.setTimeout(runDeferred, 0);
-    if (!figureOnly && this.figureMarked) this.figureShown = true;
+    if (!figureOnly && this.#figureMarked) this.#figureShown = true;
   }
 
-  private markInvalid(): void {
-    for (const el of this.els.inputs.querySelectorAll('[data-path][aria-invalid="true"]')) {
+  #markInvalid(): void {
+    for (const el of this.#els.inputs.querySelectorAll('[data-path][aria-invalid="true"]')) {
       if ((el as HTMLInputElement).validity?.valid !== false) el.setAttribute('aria-invalid', 'false');
     }
     if (this.error?.path) {
-      const el = this.els.inputs.querySelector(`[data-path="${CSS.escape(formPath(this.error.path, this.state))}"]`);
+      const el = this.#els.inputs.querySelector(`[data-path="${CSS.escape(formPath(this.error.path, this.state))}"]`);
       el?.setAttribute('aria-invalid', 'true');
     }
   }
 
-  private renderSummary(): void {
+  #renderSummary(): void {
     const { t, lang } = this;
     const r = this.response;
     const b = budgetOf(this);
@@ -810,26 +810,26 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
         platform: platformName(this, s.platform), total: cash(this, b.total, b.currency), time: hours(lang, b.wallHours),
       });
     } else text = t('summary.memory', { mem: gib(lang, r.memory.per_gpu.total_bytes), rec: gib(lang, r.memory.recommended_bytes) });
-    morphInto(this.els.summary, h('h2', { class: 'sr-only' }, t('summary.title')), h('p', { id: 'summary-text' }, text),
+    morphInto(this.#els.summary, h('h2', { class: 'sr-only' }, t('summary.title')), h('p', { id: 'summary-text' }, text),
       b && b.feasible && b.within === false ? h('p', { class: 'badge bad' }, t('summary.over')) : null,
       h('p', { class: 'jump' }, h('a', { href: '#budget' }, t('summary.jump'))));
-    if (this.els.live.textContent !== text) this.els.live.textContent = text;
+    if (this.#els.live.textContent !== text) this.#els.live.textContent = text;
   }
 
-  private header(): HTMLElement {
+  #header(): HTMLElement {
     const t = this.t;
     const labScope = labDefaults(this).scope;
     const langButton = button(this.lang === 'zh-CN' ? 'English' : '中文', () => this.set({ lang: this.lang === 'zh-CN' ? 'en' : 'zh-CN' }, { inputs: true }),
       { lang: this.lang === 'zh-CN' ? 'en' : 'zh-CN', id: 'lang-toggle', 'aria-label': t('lang.switch') });
     const actions = h('div', { class: 'actions' },
-      button(t('share.copy'), () => this.copyLink(), { id: 'copy-link' }),
+      button(t('share.copy'), () => this.#copyLink(), { id: 'copy-link' }),
       // The plan is whole only once start() has the planner: a click before
       // (the first figure alone is on screen) waits for it.
-      button(t('export.md'), () => void this.started.then(() => download('gpuplan.md', toMarkdown(this, VERSION), 'text/markdown'))),
-      button(t('export.csv'), () => void this.started.then(() => download('gpuplan-gpus.csv', toCsv(this), 'text/csv'))),
-      button(t('export.json'), () => void this.started.then(() => download('gpuplan.json', toJson(this), 'application/json'))),
-      button(t('print'), () => void this.started.then(() => window.print())),
-      this.embed ? null : button(t('embed.open'), () => this.embedDialog(), { id: 'embed-open' }),
+      button(t('export.md'), () => void this.#started.then(() => download('gpuplan.md', toMarkdown(this, VERSION), 'text/markdown'))),
+      button(t('export.csv'), () => void this.#started.then(() => download('gpuplan-gpus.csv', toCsv(this), 'text/csv'))),
+      button(t('export.json'), () => void this.#started.then(() => download('gpuplan.json', toJson(this), 'application/json'))),
+      button(t('print'), () => void this.#started.then(() => window.print())),
+      this.embed ? null : button(t('embed.open'), () => this.#embedDialog(), { id: 'embed-open' }),
       this.embed ? null : button(t('download.page'), () => download('gpuplan.html', this.pageHtml, 'text/html'), { id: 'download-page' }));
     return h('header', { class: 'top' },
       h('div', { class: 'brand' }, h('h1', null, t('app.title')), h('p', { class: 'tagline' }, t('app.tagline'))),
@@ -845,7 +845,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
       actions);
   }
 
-  private footer(): HTMLElement {
+  #footer(): HTMLElement {
     const t = this.t;
     const fx = this.catalog.fx;
     const age = catalogAge(this);
@@ -856,8 +856,8 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
       h('p', null, t('footer.privacy')));
   }
 
-  private async copyLink(): Promise<void> {
-    this.persist();
+  async #copyLink(): Promise<void> {
+    this.#persist();
     const url = location.href;
     const local = isLocalPage(url) ? ` ${this.t('share.local')}` : '';
     try {
@@ -868,7 +868,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
     }
   }
 
-  private embedDialog(): void {
+  #embedDialog(): void {
     const t = this.t;
     const snippet = iframeSnippet(location.href, encodeHash(this.state));
     const area = h('textarea', { id: 'embed-snippet', rows: 10, readonly: true, spellcheck: 'false' }, snippet);
@@ -900,16 +900,16 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   // build has not answered its question (first_answer.ts).
   async start(loadPlanner: () => Promise<Planner>): Promise<void> {
     if (this.embed) document.body.classList.add('embed');
-    if (!Object.hasOwn(firstAnswers, this.question(true))) this.planner = await loadPlanner();
+    if (!Object.hasOwn(firstAnswers, this.#question(true))) this.planner = await loadPlanner();
     this.renderAll();
     // After the first render: a height measured before it is the empty
     // frame's (the wiki would shrink the frame to that first).
     if (this.embed) reportHeight();
     await new Promise((resolve) => window.setTimeout(resolve, 0));
     this.planner ??= await loadPlanner();
-    this.ready = true;
-    this.renderForm();
-    this.markStarted();
+    this.#ready = true;
+    this.#renderForm();
+    this.#markStarted();
   }
 }
 
