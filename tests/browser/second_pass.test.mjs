@@ -282,6 +282,21 @@ for (const L of LANGS) {
     await context.close();
   });
 
+  // Issue #28: which platforms are in scope is the core's verdict (plan.platforms),
+  // not a rule of the page's: with platforms named, every other one is out of
+  // scope, a CNY one too (the page's old rule kept every CNY platform in).
+  test(`${L.locale}: with platforms named, the others are marked out of scope as the plan reads them`, async () => {
+    const { page, context } = await open(browser, { locale: L.locale, url: linkTo({ platforms: ['autodl'] }) });
+    await page.waitForSelector('details.platform');
+    const marks = await page.$$eval('details.platform', (ds) => ds.map((d) => [d.getAttribute('data-platform'), !!d.querySelector('[data-out-of-scope]')]));
+    assert.ok(marks.length > 5);
+    for (const [id, out] of marks) assert.equal(out, id !== 'autodl', id);
+    assert.equal(marks[0][0], 'autodl', 'the platform in scope comes first');
+    const exportedJson = JSON.parse(await exported(page, T('导出 JSON', 'Export JSON')));
+    assert.deepEqual(exportedJson.request.prefs?.platforms, ['autodl']);
+    await context.close();
+  });
+
   // Issue #14: the scope switch, the freshness marks, the package prices.
   // Contract v1.2: cn by default in every language (the language changes nothing else).
   test(`${L.locale}: the overseas switch sets prefs.scope (cn by default in either language)`, async () => {

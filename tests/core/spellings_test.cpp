@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "gpuplan/pricing.h"
 #include "gpuplan/request.h"
 #include "gpuplan/science.h"
 #include "test_support.h"
@@ -34,6 +35,7 @@ std::string ts_list(const Spelling<E> (&table)[N], std::optional<E> first = std:
 
 bool trains(Precision p) { return trains_in(p); }
 bool infers(Precision p) { return infers_in(p); }
+bool sold_as_package(Billing b) { return is_package(b); }
 
 std::string page_file() {
   std::string f =
@@ -55,6 +57,8 @@ std::string page_file() {
   f += "export const MODEL_KIND = " + ts_list(kModelKindSpellings);
   f += "export const STAGE = " + ts_list(kStageSpellings);
   f += "export const BILLING = " + ts_list(kBillingSpellings);
+  // The billings sold as a package (gpuplan/pricing.h is_package): a whole day, week, month or year.
+  f += "export const PACKAGE_BILLING = " + ts_list(kBillingSpellings, std::optional<Billing>(), sold_as_package);
   f += "export const PLATFORM_KIND = " + ts_list(kPlatformKindSpellings);
   f += "export const SCIENCE_KIND = " + ts_list(kScienceKindSpellings);
   f += "export const SCIENCE_PRECISION = " + ts_list(kSciencePrecisionSpellings);

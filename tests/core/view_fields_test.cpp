@@ -28,6 +28,30 @@ std::vector<std::string> billings(const nlohmann::json& r) {
   return out;
 }
 
+std::vector<std::string> scoped_platforms(const nlohmann::json& r) {
+  std::vector<std::string> out;
+  for (const auto& id : r["plan"].value("platforms", nlohmann::json::array())) out.push_back(id.get<std::string>());
+  return out;
+}
+
+// The scope rule's verdict on each catalog platform (`plan.platforms`), which
+// the page's platform list marks instead of a rule of its own: the CNY
+// platforms by default, every one under the global scope, and exactly those
+// named in prefs.platforms, whatever the scope.
+TEST(ViewFields, PlanPlatformsAreTheScopesVerdict) {
+  const Catalog& c = embedded_catalog();
+  std::vector<std::string> cny, all;
+  for (const Platform& p : c.platforms) {
+    all.push_back(p.id);
+    if (p.currency == "CNY") cny.push_back(p.id);
+  }
+  ASSERT_LT(cny.size(), all.size()) << "the catalog has platforms outside the default scope";
+  EXPECT_EQ(scoped_platforms(reply_to("{" + kJob + "}")), cny);
+  EXPECT_EQ(scoped_platforms(reply_to("{" + kJob + R"(,"prefs":{"scope":"global"}})")), all);
+  EXPECT_EQ(scoped_platforms(reply_to("{" + kJob + R"(,"prefs":{"platforms":["autodl","lambda"]}})")),
+            (std::vector<std::string>{"autodl", "lambda"}));
+}
+
 // The billings priced offers have in scope, whatever billing the request asks:
 // the same list with a billing that has none, which is then refused with
 // billing_unavailable naming what is offered.

@@ -16,6 +16,7 @@ export const STACK = ['eager', 'optimized', 'vllm', 'llama.cpp'] as const;
 export const MODEL_KIND = ['decoder', 'encoder', 'encoder-decoder', 'cnn', 'vlm'] as const;
 export const STAGE = ['debug', 'formal', 'revision'] as const;
 export const BILLING = ['on-demand', 'spot', 'monthly', 'yearly', 'off-peak', 'weekly', 'daily'] as const;
+export const PACKAGE_BILLING = ['monthly', 'yearly', 'weekly', 'daily'] as const;
 export const PLATFORM_KIND = ['cloud', 'marketplace', 'campus'] as const;
 export const SCIENCE_KIND = ['md', 'cfd', 'fem', 'other'] as const;
 export const SCIENCE_PRECISION = ['fp64', 'fp32', 'mixed'] as const;

@@ -137,6 +137,8 @@ export interface GroupRental {
 export interface Plan {
   category: string; category_advice: string; stages: PlanStage[]; total_cost: number; currency: string;
   total_cost_low: number; total_cost_high: number; billings?: string[];
+  // The catalog's platforms in the request's scope (prefs.scope, prefs.platforms), catalog order.
+  platforms?: string[];
   within_budget: boolean; feasible: boolean; wall_hours: number; meets_deadline: boolean; budget?: number; deadline_hours?: number;
   changes: PlanChange[]; advice: { code: string; message: string }[]; rent_vs_buy?: RentVsBuy; group?: GroupRental;
 }

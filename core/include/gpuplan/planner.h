@@ -195,6 +195,7 @@ struct PlanResult {
   double total_cost_low = 0;     // the stages' cost ranges summed (contract v1.2)
   double total_cost_high = 0;
   std::vector<Billing> billings;            // what the in-scope offers have, whatever prefs.billing asks (spelling order)
+  std::vector<std::string> platforms;       // the catalog's platforms in the request's scope (prefs.scope, prefs.platforms), catalog order
   std::string currency = "CNY";
   bool within_budget = true;
   std::optional<double> budget;             // in `currency`

@@ -559,6 +559,10 @@ void Planner::prepare(PlanResult& r) {
   build_offers();
   for (const auto& b : kBillingSpellings)
     if (std::find(billings_in_scope_.begin(), billings_in_scope_.end(), b.value) != billings_in_scope_.end()) r.billings.push_back(b.value);
+  // The scope rule's verdict on each platform, for the page's platform list
+  // (`plan.platforms`): it marks the others, and keeps no rule of its own.
+  for (const Platform& p : c_.platforms)
+    if (platform_in_scope(q_, p)) r.platforms.push_back(p.id);
   fit_gpus();
   add_lab_offers();  // after the fit: the lab's cards do not move the right-size yardstick
   r.category = classify();

@@ -450,6 +450,11 @@ void write_plan(JsonWriter& w, const PlanResult& p) {
     write_group(w, *p.group);
   }
   w.member("meets_deadline", p.meets_deadline);
+  if (p.platforms.size()) {
+    w.key("platforms").begin_array();
+    for (const std::string& id : p.platforms) w.value(id);
+    w.end_array();
+  }
   if (p.rent_vs_buy) {
     w.key("rent_vs_buy");
     write_rent_vs_buy(w, *p.rent_vs_buy);

@@ -3,6 +3,7 @@
 import { download, h, live, on, uid } from '../dom.ts';
 import { money, num, percent } from '../format.ts';
 import { effectiveScope } from '../request.ts';
+import { PACKAGE_BILLING } from '../spellings.ts';
 import { labDefaults } from '../lab_settings.ts';
 import { label } from '../i18n.ts';
 import { knownIds, mergeQuotes, newerFileVersion, parseImport, quoteKey, serializeQuotes, type Quote } from '../prices.ts';
@@ -19,15 +20,17 @@ function localized(ctx: Ctx, text: Localized | undefined): string {
   return (ctx.lang === 'zh-CN' ? text.zh : text.en) ?? '';
 }
 
-// contract v1.1 prefs.scope cn: the platforms that bill in CNY.
-// A platform the student named in prefs.platforms is in scope either way (docs/api.md).
+// Whether the request's scope holds this platform: the core's verdict
+// (`plan.platforms`, from prefs.scope and prefs.platforms: plan/offers.cpp
+// platform_in_scope). Without a plan (an error) none is marked out of scope.
 export function inScope(ctx: Ctx, p: CatalogPlatform): boolean {
-  return effectiveScope(ctx.state, ctx.lang, labDefaults(ctx).scope) === 'global' || ctx.state.platforms.includes(p.id) || (p.currency ?? p.offers?.[0]?.currency ?? 'CNY') === 'CNY';
+  const scoped = ctx.response?.plan?.platforms;
+  return !scoped || scoped.includes(p.id);
 }
 
-// Billings sold as packages: the price of the period, when the catalog gives
-// it, beside its hourly equivalent.
-const PACKAGES = new Set(['daily', 'weekly', 'monthly', 'yearly']);
+// Billings sold as packages (the core's is_package, spellings.ts): the price
+// of the period, when the catalog gives it, beside its hourly equivalent.
+const PACKAGES: ReadonlySet<string> = new Set(PACKAGE_BILLING);
 
 // The figure that stands for a range: the typical price, or for a floor or a
 // promotion (which have none) the lowest.
@@ -238,7 +241,7 @@ function quotesPanel(ctx: Ctx): HTMLElement {
 let kept: { key: string; el: HTMLElement } | null = null;
 
 export function platformsView(ctx: Ctx): HTMLElement {
-  const key = JSON.stringify([ctx.lang, ctx.state.currency, effectiveScope(ctx.state, ctx.lang, labDefaults(ctx).scope), ctx.state.platforms, ctx.quotes, ctx.catalog.version]);
+  const key = JSON.stringify([ctx.lang, ctx.state.currency, effectiveScope(ctx.state, ctx.lang, labDefaults(ctx).scope), ctx.state.platforms, ctx.quotes, ctx.catalog.version, ctx.response?.plan?.platforms]);
   // The element on the page (dom.ts, live): handed back as it is, the morph keeps it.
   if (kept && kept.key === key) return live(kept.el);
   const el = platformsSection(ctx);
