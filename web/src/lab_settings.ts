@@ -7,6 +7,7 @@
 import { checkDims, type Dimensions } from './hfconfig.ts';
 import { defaultState, type State } from './state.ts';
 import type { Store } from './storage.ts';
+import { fromBase64Url, toBase64Url } from './base64url.ts';
 
 // 2: pasted models (`configs`). A version-1 text reads as one without them.
 export const LAB_VERSION = 2;
@@ -107,19 +108,7 @@ export function readLab(doc: unknown, known: Known): LabRead {
   return { ok: { ...o, configs } as unknown as LabSettings };
 }
 
-function toBase64Url(text: string): string {
-  let bin = '';
-  for (const b of new TextEncoder().encode(text)) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-function fromBase64Url(text: string): string {
-  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
-  const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
-  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
-}
-
-// The same base64url of UTF-8 JSON as the share link (state.ts): Chinese names
-// survive, and the fragment never reaches a server.
+// The same base64url of UTF-8 JSON as the share link (base64url.ts).
 export function encodeLab(s: LabSettings): string {
   return `${LAB_PREFIX}${toBase64Url(JSON.stringify(s))}`;
 }

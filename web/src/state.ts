@@ -5,6 +5,7 @@
 import { LIMITS } from './limits.ts';
 import { LINK_PREFIX, MAX_LINK_CHARS } from './opening.ts';
 import { FRAMEWORK_IDS, type Framework } from './stack.ts';
+import { fromBase64Url, toBase64Url } from './base64url.ts';
 import {
   BILLING, LORA_TARGETS, METHOD, MODE, MODEL_KIND, OPTIMIZER, PRECISION_INFER, PRECISION_TRAIN, RATE_UNIT,
   SCIENCE_BOUND, SCIENCE_KIND, SCIENCE_PRECISION, SHARDING, STAGE,
@@ -338,19 +339,6 @@ function migrate(o: Record<string, unknown>, s: State): void {
 // --- share link: the state in the URL hash ---------------------------------
 // base64url of the UTF-8 JSON keeps Chinese titles intact and the link short
 // enough for chat apps; "#s=" lets later versions add other keys.
-
-function toBase64Url(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-function fromBase64Url(text: string): string {
-  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
-  const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
-  const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-}
 
 export function encodeHash(s: State): string {
   return `${LINK_PREFIX}${toBase64Url(JSON.stringify(s))}`;
