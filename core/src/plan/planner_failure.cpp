@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuplan/oom_doctor.h"
@@ -103,7 +104,7 @@ void Planner::experiment_suggestions(PlanResult& r) {
     ch.new_total = alt.total_cost;
     ch.message = message(q_.locale, "plan.change." + code, args) + " " +
                  msg("plan.change.makes_feasible", {money(alt.total_cost), r.currency});
-    r.changes.push_back(ch);
+    r.changes.push_back(std::move(ch));
   };
   const Workload& w = q_.workload;
   if (w.mode == Mode::train && w.method == Method::full && q_.model.kind != ModelKind::cnn) {

@@ -117,9 +117,11 @@ StagePlan science_stage(const StageRequest& s, const std::vector<SciOption>& fro
     sp.feasible = true;
     sp.alternatives.push_back({"cheapest", front.front().option});
     sp.alternatives.push_back({"fastest", front.back().option});
+    // Copies moved in, so that the page carries one push_back of StageOption
+    // (the one that moves), not a copying one as well.
     const size_t step = std::max<size_t>(1, (front.size() + kParetoListed - 1) / kParetoListed);
-    for (size_t i = 0; i < front.size(); i += step) sp.pareto.push_back(front[i].option);
-    if ((front.size() - 1) % step != 0) sp.pareto.push_back(front.back().option);
+    for (size_t i = 0; i < front.size(); i += step) sp.pareto.push_back(StageOption(front[i].option));
+    if ((front.size() - 1) % step != 0) sp.pareto.push_back(StageOption(front.back().option));
   }
   return sp;
 }
