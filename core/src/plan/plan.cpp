@@ -160,11 +160,12 @@ Response plan_request(const Request& q, const Catalog& catalog) {
   if (q.hardware) {
     const Gpu& g = *catalog.find_gpu(q.hardware->gpu);
     const size_t gi = size_t(&g - catalog.gpus.data());
-    out.oom_doctor = diagnose(q.model, e.fit(gi, q.hardware->count, false).workload, g, q.hardware->count, catalog);
+    out.oom_doctor.emplace(
+        diagnose(q.model, e.fit(gi, q.hardware->count, false).workload, g, q.hardware->count, catalog));
     add_plan_remedy(*out.oom_doctor, e.fit(gi, q.hardware->count, true), g, q.model);
   }
   if (!q.stages.empty()) {
-    out.plan = plan_stages(e);
+    out.plan.emplace(plan_stages(e));  // emplace: a fresh response has none to assign over
     for (const auto& w : out.plan->warnings) out.warnings.push_back({w.code, w.message});
   }
   return out;

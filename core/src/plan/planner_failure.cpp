@@ -70,7 +70,7 @@ void Planner::nearest_options(PlanResult& r) {
         constraint = names[k];
       }
     if (!nearest && singles.size() > 1) {
-      if (!together) together = replan(all, c_);
+      if (!together) together.emplace(replan(all, c_));  // constructed, never assigned over
       if (together->stages[i].feasible) {
         nearest = &together->stages[i].chosen;
         constraint = all_names;

@@ -255,7 +255,7 @@ Response plan_science(const Request& q, const Catalog& catalog) {
   if (w.kind == ScienceKind::md && w.precision != SciencePrecision::fp64)
     out.warnings.push_back({"md_mixed_precision", message(q.locale, "warn.md_mixed_precision")});
   if (!q.stages.empty()) {
-    out.plan = plan_science_stages(q, catalog);
+    out.plan.emplace(plan_science_stages(q, catalog));  // emplace: a fresh response has none to assign over
     for (const auto& pw : out.plan->warnings) out.warnings.push_back({pw.code, pw.message});
   }
   return out;
