@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "estimate/evaluation.h"
 #include "text/messages.h"
@@ -55,7 +56,7 @@ void add_plan_remedy(Diagnosis& d, const FitChoice& choice, const Gpu& g, const 
   }
   auto pos = std::find_if(d.remedies.begin(), d.remedies.end(),
                           [&](const Remedy& x) { return int(x.quality) > int(r.quality); });
-  d.remedies.insert(pos, r);
+  d.remedies.insert(pos, std::move(r));
 }
 
 GpuResult evaluate(Evaluator& e, size_t gpu_index) {

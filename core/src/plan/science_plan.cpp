@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "gpuplan/pricing.h"
 #include "text/messages.h"
@@ -246,7 +247,7 @@ Response plan_science(const Request& q, const Catalog& catalog) {
     any_starved = any_starved || s.fp64_starved;
     r.hours = science_hours(w, s.speedup);
     r.science = s;
-    out.gpus.push_back(r);
+    out.gpus.push_back(std::move(r));
   }
   if (w.precision == SciencePrecision::fp64 && w.bound == ScienceBound::compute && any_starved)
     out.warnings.push_back({"fp64_consumer_card", message(q.locale, "warn.fp64_consumer_card")});
