@@ -108,8 +108,8 @@ void Planner::disk_after_stop(PlanResult& r) {
     else if (unknown)
       text += sep + msg("plan.warn.disk_after_stop.unknown", {name, gb_words});
     if (d.wiped) text += sep + msg("plan.warn.disk_after_stop.wiped", {name, fixed(*t.wiped_after_days, 0)});
-    r.warnings.push_back({"disk_after_stop", text});
-    sp.disk_after_stop = d;
+    r.warnings.push_back({"disk_after_stop", std::move(text)});
+    sp.disk_after_stop = std::move(d);
   }
 }
 

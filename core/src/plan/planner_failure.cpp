@@ -87,7 +87,7 @@ void Planner::nearest_options(PlanResult& r) {
     } else {
       message = msg("plan.warn.nothing_fits_anywhere", {stage_text(sp.stage)});
     }
-    r.warnings.push_back({"nothing_fits", message});
+    r.warnings.push_back({"nothing_fits", std::move(message)});
   }
 }
 
