@@ -49,8 +49,9 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const Workload& workload)
 MemoryEstimate model_memory(const ModelSpec& model, const Workload& workload);
 // The live-tensor components of an estimate, without the allocator's reserve
 // and the CUDA context; and the estimate made of such components, with that
-// reserve and context added once.
-std::vector<MemoryComponent> allocated_components(const MemoryEstimate& estimate);
+// reserve and context added once. Every caller hands a fresh estimate, whose
+// components move out rather than copy.
+std::vector<MemoryComponent> allocated_components(MemoryEstimate estimate);
 MemoryEstimate finish_estimate(std::vector<MemoryComponent> allocated);
 // What a training job keeps between steps, on the busiest GPU: weights (and
 // frozen networks beside them), optimizer states and the gradient memory that

@@ -9,6 +9,7 @@
 #include "gpuplan/memory.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "estimate/memory_model.h"
 #include "estimate/objective.h"
@@ -22,10 +23,10 @@ double engine_pool_bytes(const Workload& w, double card_memory_bytes) {
   return kVllmGpuMemoryUtilization * card_memory_bytes;
 }
 
-std::vector<MemoryComponent> allocated_components(const MemoryEstimate& e) {
+std::vector<MemoryComponent> allocated_components(MemoryEstimate e) {
   std::vector<MemoryComponent> out;
-  for (const auto& c : e.components)
-    if (c.id != "allocator_reserve" && c.id != "runtime") out.push_back(c);
+  for (auto& c : e.components)
+    if (c.id != "allocator_reserve" && c.id != "runtime") out.push_back(std::move(c));
   return out;
 }
 

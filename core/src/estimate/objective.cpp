@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "estimate/generation.h"
 #include "gpuplan/model_arithmetic.h"
@@ -113,14 +114,15 @@ MemoryEstimate objective_memory(const ModelSpec& m, const Workload& w) {
         allocated_components(model_memory(m, rollout_workload(w, rollout_batch(w), w.rl.completion_len)));
     add(beside, "rollout_engine", sum(engine));
   }
-  for (const auto& c : beside) train.push_back(c);
+  // A copy moved in: the vector's one push_back is the one that moves.
+  for (const auto& c : beside) train.push_back(MemoryComponent(c));
   if (w.objective == Objective::dpo || w.rl.rollout == Rollout::vllm) return finish_estimate(train);
 
   // Rollout phase in the trainer (transformers generate): the resident state,
   // no activations, the KV cache of the whole rollout batch and the prefill's
   // working set. The step peaks at whichever phase holds more.
   std::vector<MemoryComponent> roll = resident_training_state(m, t);
-  for (const auto& c : beside) roll.push_back(c);
+  for (auto& c : beside) roll.push_back(std::move(c));  // beside's last use
   // transformers generate grows its cache to the batch's longest completion.
   const Workload g = rollout_workload(
       w, rollout_batch(w), std::max(1, int(std::lround(completion_lengths(w.rl, rollout_batch(w)).longest))));

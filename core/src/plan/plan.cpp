@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "estimate/evaluation.h"
 #include "text/messages.h"
@@ -55,7 +56,7 @@ void add_plan_remedy(Diagnosis& d, const FitChoice& choice, const Gpu& g, const 
   }
   auto pos = std::find_if(d.remedies.begin(), d.remedies.end(),
                           [&](const Remedy& x) { return int(x.quality) > int(r.quality); });
-  d.remedies.insert(pos, r);
+  d.remedies.insert(pos, std::move(r));
 }
 
 GpuResult evaluate(Evaluator& e, size_t gpu_index) {
@@ -160,11 +161,12 @@ Response plan_request(const Request& q, const Catalog& catalog) {
   if (q.hardware) {
     const Gpu& g = *catalog.find_gpu(q.hardware->gpu);
     const size_t gi = size_t(&g - catalog.gpus.data());
-    out.oom_doctor = diagnose(q.model, e.fit(gi, q.hardware->count, false).workload, g, q.hardware->count, catalog);
+    out.oom_doctor.emplace(
+        diagnose(q.model, e.fit(gi, q.hardware->count, false).workload, g, q.hardware->count, catalog));
     add_plan_remedy(*out.oom_doctor, e.fit(gi, q.hardware->count, true), g, q.model);
   }
   if (!q.stages.empty()) {
-    out.plan = plan_stages(e);
+    out.plan.emplace(plan_stages(e));  // emplace: a fresh response has none to assign over
     for (const auto& w : out.plan->warnings) out.warnings.push_back({w.code, w.message});
   }
   return out;

@@ -5,6 +5,7 @@
 // Planner's state (planner_internal.h), and writes it in the same order.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "gpuplan/memory.h"
 #include "text/names.h"
@@ -518,7 +519,7 @@ void Planner::consider_change(PlanResult& r, std::string code, const Request& ch
   ch.new_total = alt.total_cost;
   ch.message = message(q_.locale, "plan.change." + code, args) + " " +
                msg("plan.change.saving", {money(ch.saving), r.currency, money(ch.new_total)});
-  r.changes.push_back(ch);
+  r.changes.push_back(std::move(ch));
 }
 
 // The changes to the job and its billing: QLoRA, a smaller micro-batch with
@@ -580,7 +581,7 @@ const Platform* Planner::campus_budget_change(PlanResult& r) {
     ch.new_total = r.total_cost - saving;
     ch.saving_is_upper_bound = true;
     ch.message = msg("plan.change.campus_unpriced", {p.name.in(q_.locale), money(saving), r.currency});
-    r.changes.push_back(ch);
+    r.changes.push_back(std::move(ch));
     return &p;
   }
   return nullptr;

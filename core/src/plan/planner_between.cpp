@@ -4,6 +4,7 @@
 // full-size one. Policy: docs/api.md ("Between stages", "The shrunk debug run").
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "text/names.h"
@@ -107,8 +108,8 @@ void Planner::disk_after_stop(PlanResult& r) {
     else if (unknown)
       text += sep + msg("plan.warn.disk_after_stop.unknown", {name, gb_words});
     if (d.wiped) text += sep + msg("plan.warn.disk_after_stop.wiped", {name, fixed(*t.wiped_after_days, 0)});
-    r.warnings.push_back({"disk_after_stop", text});
-    sp.disk_after_stop = d;
+    r.warnings.push_back({"disk_after_stop", std::move(text)});
+    sp.disk_after_stop = std::move(d);
   }
 }
 
@@ -130,7 +131,7 @@ void Planner::shrunk_debug(PlanResult& r) {
     Evaluator e(shrunk, c_);
     PlanResult alt = Planner(e).run(false);
     if (alt.stages.empty() || !alt.stages[0].feasible) continue;
-    StageOption o = alt.stages[0].chosen;
+    StageOption o = std::move(alt.stages[0].chosen);  // alt is not read again
     std::vector<WorkloadChange> dims = {{"model.ffn", std::to_string(small->ffn)},
                                         {"model.heads", std::to_string(small->heads)},
                                         {"model.hidden", std::to_string(small->hidden)}};

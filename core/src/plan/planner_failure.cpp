@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuplan/oom_doctor.h"
@@ -69,7 +70,7 @@ void Planner::nearest_options(PlanResult& r) {
         constraint = names[k];
       }
     if (!nearest && singles.size() > 1) {
-      if (!together) together = replan(all, c_);
+      if (!together) together.emplace(replan(all, c_));  // constructed, never assigned over
       if (together->stages[i].feasible) {
         nearest = &together->stages[i].chosen;
         constraint = all_names;
@@ -86,7 +87,7 @@ void Planner::nearest_options(PlanResult& r) {
     } else {
       message = msg("plan.warn.nothing_fits_anywhere", {stage_text(sp.stage)});
     }
-    r.warnings.push_back({"nothing_fits", message});
+    r.warnings.push_back({"nothing_fits", std::move(message)});
   }
 }
 
@@ -103,7 +104,7 @@ void Planner::experiment_suggestions(PlanResult& r) {
     ch.new_total = alt.total_cost;
     ch.message = message(q_.locale, "plan.change." + code, args) + " " +
                  msg("plan.change.makes_feasible", {money(alt.total_cost), r.currency});
-    r.changes.push_back(ch);
+    r.changes.push_back(std::move(ch));
   };
   const Workload& w = q_.workload;
   if (w.mode == Mode::train && w.method == Method::full && q_.model.kind != ModelKind::cnn) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "gpuplan/pricing.h"
 #include "text/messages.h"
@@ -117,9 +118,11 @@ StagePlan science_stage(const StageRequest& s, const std::vector<SciOption>& fro
     sp.feasible = true;
     sp.alternatives.push_back({"cheapest", front.front().option});
     sp.alternatives.push_back({"fastest", front.back().option});
+    // Copies moved in, so that the page carries one push_back of StageOption
+    // (the one that moves), not a copying one as well.
     const size_t step = std::max<size_t>(1, (front.size() + kParetoListed - 1) / kParetoListed);
-    for (size_t i = 0; i < front.size(); i += step) sp.pareto.push_back(front[i].option);
-    if ((front.size() - 1) % step != 0) sp.pareto.push_back(front.back().option);
+    for (size_t i = 0; i < front.size(); i += step) sp.pareto.push_back(StageOption(front[i].option));
+    if ((front.size() - 1) % step != 0) sp.pareto.push_back(StageOption(front.back().option));
   }
   return sp;
 }
@@ -244,7 +247,7 @@ Response plan_science(const Request& q, const Catalog& catalog) {
     any_starved = any_starved || s.fp64_starved;
     r.hours = science_hours(w, s.speedup);
     r.science = s;
-    out.gpus.push_back(r);
+    out.gpus.push_back(std::move(r));
   }
   if (w.precision == SciencePrecision::fp64 && w.bound == ScienceBound::compute && any_starved)
     out.warnings.push_back({"fp64_consumer_card", message(q.locale, "warn.fp64_consumer_card")});
@@ -253,7 +256,7 @@ Response plan_science(const Request& q, const Catalog& catalog) {
   if (w.kind == ScienceKind::md && w.precision != SciencePrecision::fp64)
     out.warnings.push_back({"md_mixed_precision", message(q.locale, "warn.md_mixed_precision")});
   if (!q.stages.empty()) {
-    out.plan = plan_science_stages(q, catalog);
+    out.plan.emplace(plan_science_stages(q, catalog));  // emplace: a fresh response has none to assign over
     for (const auto& pw : out.plan->warnings) out.warnings.push_back({pw.code, pw.message});
   }
   return out;

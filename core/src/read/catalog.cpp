@@ -337,7 +337,7 @@ Gpu read_gpu(const Reader& r, CatalogProfile profile) {
     pp.as_of = required_date(*p, "as_of");
     pp.source = required_string(*p, "source");
     if (profile == CatalogProfile::full) check_no_internal_file(pp.source, p->child_path("source"));
-    g.purchase = pp;
+    g.purchase = std::move(pp);
   }
   g.sources = sources(r, profile);
   // The checks below read the entry's JSON again, typed as the reads above
@@ -521,8 +521,8 @@ void read_billing_rules(const Reader& r, Platform& p, CatalogProfile profile) {
       mc.as_of = required_date(*m, "as_of");
       mc.source = profile == CatalogProfile::full ? required_string(*m, "source") : m->string("source").value_or("");
       mc.confidence = required_confidence(*m);
-      rules.minimum_charge = mc;
       p.minimum_charge = mc.amount;
+      rules.minimum_charge = std::move(mc);
     }
     rules.minimum_balance = b->number("minimum_balance", 0, 1e7);
     rules.release_after_stopped_days = b->number("release_after_stopped_days", 0.01, 3650);
@@ -603,7 +603,7 @@ void read_education(const Reader& r, Platform& p, CatalogProfile profile) {
       ed.eligibility = text(e, "eligibility");
       ed.as_of = required_date(e, "as_of");
       ed.source = full ? required_string(e, "source") : e.string("source").value_or("");
-      p.education.push_back(ed);
+      p.education.push_back(std::move(ed));
     }
 }
 
@@ -632,7 +632,7 @@ void read_reference_rates(const Reader& r, Platform& p, CatalogProfile profile) 
       } else {
         rr.confidence = confidence(e);
       }
-      p.reference_rates.push_back(rr);
+      p.reference_rates.push_back(std::move(rr));
     }
 }
 

@@ -3,6 +3,7 @@
 #include "read/lab_request.h"
 
 #include <cmath>
+#include <utility>
 
 #include "text/field_words.h"
 #include "text/messages.h"
@@ -173,7 +174,7 @@ void read_lab(const Reader& r, const Reader& root, Request& q, const Catalog& ca
     Budget budget;
     if (auto v = b->number("amount", 0, 1e12)) budget.amount = *v;
     budget.currency = currency_of(*b, "CNY");
-    if (!q.budget) q.budget = budget;
+    if (!q.budget) q.budget = std::move(budget);
   }
   if (auto v = r.spelled("scope", kScopeSpellings)) {
     const auto prefs = root.json().find("prefs");

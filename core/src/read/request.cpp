@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "estimate/cnn_architecture.h"
 #include "read/cnn_architecture_json.h"
@@ -442,7 +443,7 @@ void read_paper_run(const Baseline& b, Request& q, const Gpu& g) {
   d.samples = est.samples_per_s * seconds;
   d.epochs = 1;
   d.tokens = 0;
-  q.data = d;
+  q.data = std::move(d);
 }
 
 // The user's measured speed (docs/api.md, Time fields): checked, turned into
@@ -480,7 +481,7 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
       if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
       q.workload.memory_scale = memory_baseline_scale(q.model, measured, b.count, b.memory_bytes);
     }
-    q.baseline = b;
+    q.baseline = std::move(b);
     return;
   }
   double samples_per_s = b.samples_per_s;
@@ -505,7 +506,7 @@ void read_baseline(const Reader& r, Request& q, const Catalog& catalog) {
   if (b.micro_batch > 0) measured.micro_batch = b.micro_batch;
   if (samples_per_s > 0) q.workload.rate_scale = baseline_scale(q.model, measured, *g, b.count, samples_per_s);
   if (b.memory_bytes > 0) q.workload.memory_scale = memory_baseline_scale(q.model, measured, b.count, b.memory_bytes);
-  q.baseline = b;
+  q.baseline = std::move(b);
 }
 
 constexpr std::string_view kStageFields[] = {"stage", "runs", "data_fraction", "gap_days"};
@@ -560,7 +561,7 @@ void read_stages(const Reader& root, Request& q) {
       if (auto v = s.number(limit::data_fraction)) st.data_fraction = *v;
       // Days the instance sits stopped before this stage (docs/api.md, "Between stages").
       if (auto v = s.number("gap_days", 0, 3650)) st.gap_days = *v;
-      q.stages.push_back(st);
+      q.stages.push_back(std::move(st));
     }
   }
 }
@@ -570,7 +571,7 @@ void read_budget(const Reader& root, Request& q) {
     Budget budget;
     if (auto v = b->number(limit::budget_amount)) budget.amount = *v;
     if (auto v = read_currency(*b)) budget.currency = *v;
-    q.budget = budget;
+    q.budget = std::move(budget);
   }
 }
 
@@ -611,7 +612,7 @@ void read_buy(const Reader& root, Request& q) {
     if (auto v = b->number("electricity_per_kwh", 0, 100)) buy.electricity_per_kwh = *v;
     if (auto v = b->number("resale_fraction", 0, 1)) buy.resale_fraction = *v;
     if (auto v = b->number("years", 0.1, 50)) buy.years = *v;
-    q.buy = buy;
+    q.buy = std::move(buy);
   }
 }
 
@@ -648,7 +649,7 @@ void read_prices(const Reader& root, Request& q, const Catalog& catalog) {
         }
         up.as_of = *v;
       }
-      q.prices.push_back(up);
+      q.prices.push_back(std::move(up));
     }
   }
 }
