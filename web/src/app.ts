@@ -73,6 +73,8 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   #lastFromLink = false;
   // A change's link and last inputs not yet written (persistSoon).
   #persistPending = false;
+  // The link the address bar held before the last such write (#flushTyping).
+  #shownBefore: string | null = null;
   #notes: Note[] = [];
   #noteId = 0;
   #figureMarked = false;
@@ -142,13 +144,17 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   // for its pause is applied, and so saved. A reload has already taken the
   // address bar's link, which is now one edit behind: the tab's
   // sessionStorage tells the reloaded page which link it replaces.
+  // A reload may also have set off just before a pending write ran
+  // (persistSoon): it then reloads the link the write replaced, so that one
+  // is handed over too.
   #flushTyping(): void {
-    const before = location.hash;
+    const before = [location.hash, this.#shownBefore];
     flushPending();
     this.#persist();
-    if (location.hash === before) return;
+    const from = before.filter((h) => h !== null && h !== location.hash);
+    if (!from.length) return;
     try {
-      sessionStorage.setItem(RELOAD_KEY, JSON.stringify({ from: before, to: location.hash }));
+      sessionStorage.setItem(RELOAD_KEY, JSON.stringify({ from, to: location.hash }));
     } catch {
       // No session storage: a reload shows the link the address bar held.
     }
@@ -161,7 +167,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
       const raw = sessionStorage.getItem(RELOAD_KEY);
       sessionStorage.removeItem(RELOAD_KEY);
       const r = raw ? (JSON.parse(raw) as { from?: unknown; to?: unknown }) : null;
-      if (r && r.from === location.hash && typeof r.to === 'string') {
+      if (r && Array.isArray(r.from) && r.from.includes(location.hash) && typeof r.to === 'string') {
         history.replaceState(null, '', `${location.pathname}${location.search}${r.to}`);
       }
     } catch {
@@ -394,6 +400,7 @@ export class App implements Ctx, ProjectsCtx, LabCtx {
   #persist(): void {
     if (!this.#persistPending) return;
     this.#persistPending = false;
+    this.#shownBefore = location.hash;
     this.#writeHash();
     this.#remember();
   }
