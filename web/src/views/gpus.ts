@@ -21,26 +21,10 @@ export interface Row {
   value: number; // cheapest fitting run cost / this run cost (1 = best), display only
 }
 
-// The planner's verdict (gpus[].fit); a response from before v1.1 has only
-// `fits`, which says nothing of the headroom.
-export function fitOf(g: GpuRow): Fit {
-  if (g.fit === 'comfortable' || g.fit === 'tight' || g.fit === 'no') return g.fit;
-  return g.fits ? 'comfortable' : 'no';
-}
-
-// The currency of the planner's money figures: the plan's, else the budget's.
+// The currency of the planner's money figures: the plan's, else the budget's
+// (the page's request names one whenever it has a budget, request.ts).
 export function coreCurrency(ctx: Ctx): string {
-  const plan = ctx.response?.plan;
-  if (plan && typeof plan.currency === 'string') return plan.currency;
-  const b = ctx.request.budget as { currency?: unknown } | undefined;
-  return typeof b?.currency === 'string' ? b.currency : 'CNY';
-}
-
-function costOf(g: GpuRow): number {
-  const c = g.cost as unknown;
-  if (typeof c === 'number' && Number.isFinite(c)) return c;
-  if (c && typeof c === 'object' && typeof (c as { typical?: unknown }).typical === 'number') return (c as { typical: number }).typical;
-  return NaN;
+  return ctx.response?.plan?.currency ?? (ctx.request.budget as { currency?: string } | undefined)?.currency ?? 'CNY';
 }
 
 export function rows(ctx: Ctx): Row[] {
@@ -49,10 +33,11 @@ export function rows(ctx: Ctx): Row[] {
   const fallback = coreCurrency(ctx);
   const out = r.gpus.map((g): Row => {
     const cat = ctx.gpu(g.id);
-    const fit = fitOf(g);
+    // The planner's verdict and one run's cost, as the core writes them
+    // (write_gpu in core/src/write/response_json.cpp: `fit` always, `cost` where priced).
     return {
-      gpu: g, name: cat?.name ?? g.id, memoryBytes: cat?.memory_bytes ?? 0, fit,
-      cost: fit === 'no' ? NaN : costOf(g), costCurrency: fallback, value: NaN,
+      gpu: g, name: cat?.name ?? g.id, memoryBytes: cat?.memory_bytes ?? 0, fit: g.fit,
+      cost: g.fit === 'no' ? NaN : g.cost ?? NaN, costCurrency: fallback, value: NaN,
     };
   });
   // The ratio of two of the planner's costs (in one currency): a ranking aid, not a price.
