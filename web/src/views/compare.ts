@@ -10,7 +10,7 @@ import { STAGES, type State } from '../state.ts';
 import { mdCell } from '../table_text.ts';
 import type { PlanResponse } from '../types.ts';
 import type { Ctx } from './context.ts';
-import { platformName } from './words.ts';
+import { gpuName, platformName } from './words.ts';
 
 export interface CompareEntry { label: string; state: State; response: PlanResponse | null; error: string | null }
 
@@ -52,7 +52,8 @@ function fitOf(ctx: Ctx, r: PlanResponse): string {
   const gpu = st?.gpu ?? (r.gpus.length === 1 ? r.gpus[0].id : undefined);
   if (!gpu) return '—';
   const row = r.gpus.find((g) => g.id === gpu);
-  const verdict = typeof st?.fit === 'string' ? st.fit : typeof row?.fit === 'string' ? row.fit : row ? (row.fits ? 'fits' : 'no') : '';
+  // The stage's verdict (a feasible stage's `fit`), else the card's (gpus[].fit, always written).
+  const verdict = st?.fit ?? row?.fit;
   return verdict ? `${ctx.gpu(gpu)?.name ?? gpu}: ${label(ctx.t, 'compare.fit', verdict)}` : '—';
 }
 
@@ -72,24 +73,22 @@ export function compareRows(ctx: Ctx, entries: CompareEntry[]): CompareRow[] {
         if (s.feasible === false) return t('budget.infeasible');
         // The planner's verdict on this stage's card, said when it is tight (inside the headroom).
         const tight = s.fit === 'tight' ? ` · ${label(t, 'compare.fit', 'tight')}` : '';
-        return `${ctx.gpu(String(s.gpu ?? ''))?.name ?? s.gpu} ×${s.count ?? 1} · ${platformName(ctx, s.platform)} · ${label(t, 'billing', String(s.billing ?? ''))}${tight}`;
+        return `${gpuName(ctx, s.gpu)} ×${s.count} · ${platformName(ctx, s.platform)} · ${label(t, 'billing', s.billing ?? '')}${tight}`;
       }),
     })),
     { key: 'hours', title: t('compare.hours'), cells: each((r) => hours(lang, r.plan?.wall_hours)) },
     { key: 'total', title: t('compare.total'), cells: each((r) => {
       const p = r.plan;
       if (!p) return '—';
-      const cur = String(p.currency ?? 'CNY');
-      const low = p.total_cost_low;
-      const high = p.total_cost_high;
-      const range = typeof low === 'number' && typeof high === 'number' ? ` (${money(lang, low, cur)}–${money(lang, high, cur)})` : '';
-      return p.feasible === false ? t('budget.infeasible') : `${money(lang, p.total_cost, cur)}${range}`;
+      const cur = p.currency;
+      return p.feasible === false ? t('budget.infeasible')
+        : `${money(lang, p.total_cost, cur)} (${money(lang, p.total_cost_low, cur)}–${money(lang, p.total_cost_high, cur)})`;
     }) },
     { key: 'budget', title: t('compare.budget'), cells: each((r) => {
       const p = r.plan;
       if (!p) return '—';
       if (p.feasible === false) return t('budget.infeasible');
-      return t(p.within_budget === false ? 'compare.over' : 'compare.within', { budget: money(lang, p.budget, String(p.currency ?? 'CNY')) });
+      return t(p.within_budget === false ? 'compare.over' : 'compare.within', { budget: money(lang, p.budget, p.currency) });
     }) },
     { key: 'warnings', title: t('compare.warnings'), cells: each((r) => r.warnings.slice(0, 3).map((w) => w.message).join('\n') || '—') },
   ];
