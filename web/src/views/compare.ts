@@ -14,26 +14,32 @@ import { gpuName, platformName } from './words.ts';
 
 export interface CompareEntry { label: string; state: State; response: PlanResponse | null; error: string | null }
 
-// plan() answers for the entries, remembered by request text: a compare table
-// stays open while the form changes, and only the changed entry is planned again.
-const answers = new Map<string, { response: PlanResponse | null; error: string | null }>();
+// plan() answers remembered by request text, for the comparison and the
+// lab's total (views/lab_total.ts): a table stays open while the form
+// changes, and only a changed request is planned again. A string: the
+// planner's error message.
+const answers = new Map<string, PlanResponse | string>();
+
+export function planOf(ctx: Ctx, text: string): PlanResponse | string {
+  let a = answers.get(text);
+  if (a === undefined) {
+    try {
+      const out = JSON.parse(ctx.planner.plan(text)) as Record<string, unknown>;
+      const err = out.error as { message?: unknown } | undefined;
+      a = err ? String(err.message ?? '') : (out as unknown as PlanResponse);
+    } catch {
+      a = ctx.t('error.internal');
+    }
+    if (answers.size > 24) answers.clear();
+    answers.set(text, a);
+  }
+  return a;
+}
 
 export function compareEntries(ctx: Ctx, list: { label: string; state: State }[]): CompareEntry[] {
   return list.map(({ label: name, state }) => {
-    const text = JSON.stringify(toRequest(state, ctx.lang, ctx.quotes, ctx.catalog.models.find((m) => m.id === state.preset)));
-    let a = answers.get(text);
-    if (!a) {
-      try {
-        const out = JSON.parse(ctx.planner.plan(text)) as Record<string, unknown>;
-        const err = out.error as { message?: unknown } | undefined;
-        a = err ? { response: null, error: String(err.message ?? '') } : { response: out as unknown as PlanResponse, error: null };
-      } catch {
-        a = { response: null, error: ctx.t('error.internal') };
-      }
-      if (answers.size > 12) answers.clear();
-      answers.set(text, a);
-    }
-    return { label: name, state, ...a };
+    const a = planOf(ctx, JSON.stringify(toRequest(state, ctx.lang, ctx.quotes, ctx.catalog.models.find((m) => m.id === state.preset))));
+    return typeof a === 'string' ? { label: name, state, response: null, error: a } : { label: name, state, response: a, error: null };
   });
 }
 
