@@ -87,14 +87,14 @@ function reasons(ctx: Ctx, x: Row): string[] {
   // "No price" only from a planner that prices rows (contract v1.1 gpus[].cost).
   const priced = (ctx.response?.gpus ?? []).some((r) => r.cost !== undefined);
   if (priced && x.fit !== 'no' && g.hours > 0 && !Number.isFinite(x.cost)) out.push(t('gpus.reason.noprice'));
-  if (typeof g.platform === 'string' && g.platform) {
-    out.push(t('gpus.reason.platform', { platform: platformName(ctx, g.platform), billing: label(t, 'billing', String(g.billing ?? '')) }));
+  if (g.platform) {
+    out.push(t('gpus.reason.platform', { platform: platformName(ctx, g.platform), billing: label(t, 'billing', g.billing ?? '') }));
   }
   if (x.fit !== 'no' && !(g.hours > 0)) out.push(t('gpus.reason.nodata'));
   // The reverse questions (docs/api.md, "Memory fields"): on one card of this
   // type, the largest micro-batch and the longest sequence that fit.
-  if (typeof g.max_micro_batch === 'number' && g.max_micro_batch > 0) out.push(t('gpus.reason.max_batch', { n: num(lang, g.max_micro_batch) }));
-  if (typeof g.max_seq_len === 'number' && g.max_seq_len > 0) out.push(t('gpus.reason.max_seq', { n: num(lang, g.max_seq_len) }));
+  if (g.max_micro_batch > 0) out.push(t('gpus.reason.max_batch', { n: num(lang, g.max_micro_batch) }));
+  if (g.max_seq_len > 0) out.push(t('gpus.reason.max_seq', { n: num(lang, g.max_seq_len) }));
   // Seed 004's cost-effectiveness coefficient, as the planner computes it
   // (gpus[].cost_effectiveness: TFLOPS per unit of the row's hourly price,
   // in the plan's currency).
