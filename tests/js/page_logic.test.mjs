@@ -311,9 +311,9 @@ test('words: platform names, sources, price dates and the GPU table\'s verdicts'
   // The date of the offer a figure was priced on is the core's `offer.as_of`: no look-up in the catalog copy.
   assert.equal(w.offerDate, undefined);
   const g = m['views/gpus'];
-  assert.equal(g.fitOf({ fit: 'tight', fits: true }), 'tight');
-  assert.equal(g.fitOf({ fits: true }), 'comfortable'); // before contract v1.1
-  assert.equal(g.fitOf({ fits: false }), 'no');
+  // A row's verdict is the core's gpus[].fit, which it always writes: the page reads no older shape.
+  assert.equal(g.fitOf, undefined);
+  assert.equal(g.rows(fakeCtx(m, { response: { memory: {}, warnings: [], gpus: [{ id: 'rtx-4090', fit: 'tight', fits: true, count: 1, hours: 1, cost: 5 }] } }))[0].fit, 'tight');
   // A row's cost is the planner's, in its currency; a card that does not fit has none.
   const rows = g.rows(fakeCtx(m, { response: { memory: {}, warnings: [], gpus: [{ id: 'rtx-4090', fit: 'no', fits: false, count: 1, hours: 1, cost: 5 }, { id: 'a100-80g', fit: 'comfortable', fits: true, count: 1, hours: 1, cost: 9 }] } }));
   assert.ok(Number.isNaN(rows[0].cost));

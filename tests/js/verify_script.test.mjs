@@ -23,10 +23,11 @@ before(async () => {
   }
 });
 
+// As the page's catalog carries them: every transformer names gated_mlp.
 const presets = [
-  { id: 'llama-3.1-8b', name: 'Llama 3.1 8B', kind: 'decoder', params: 8.03e9, layers: 32, hidden: 4096, heads: 32, kv_heads: 8, ffn: 14336, vocab: 128256 },
-  { id: 'gpt2', name: 'GPT-2', kind: 'decoder', params: 124e6, layers: 12, hidden: 768, heads: 12, kv_heads: 12, ffn: 3072, vocab: 50257 },
-  { id: 'bert-base', name: 'BERT base', kind: 'encoder', params: 110e6, layers: 12, hidden: 768, heads: 12, kv_heads: 12, ffn: 3072, vocab: 30522 },
+  { id: 'llama-3.1-8b', name: 'Llama 3.1 8B', kind: 'decoder', params: 8.03e9, layers: 32, hidden: 4096, heads: 32, kv_heads: 8, ffn: 14336, vocab: 128256, gated_mlp: true },
+  { id: 'gpt2', name: 'GPT-2', kind: 'decoder', params: 124e6, layers: 12, hidden: 768, heads: 12, kv_heads: 12, ffn: 3072, vocab: 50257, gated_mlp: false },
+  { id: 'bert-base', name: 'BERT base', kind: 'encoder', params: 110e6, layers: 12, hidden: 768, heads: 12, kv_heads: 12, ffn: 3072, vocab: 30522, gated_mlp: false },
 ];
 const requests = {
   lora: { model: { preset: 'llama-3.1-8b' }, workload: { mode: 'train', method: 'lora', precision: 'bf16-mixed', micro_batch: 4, seq_len: 2048, grad_checkpointing: true, lora: { rank: 16, targets: 'all-linear' } } },
@@ -34,7 +35,7 @@ const requests = {
   gpt2_fp16: { model: { preset: 'gpt2' }, workload: { mode: 'train', method: 'full', precision: 'fp16-mixed', optimizer: 'adafactor', micro_batch: 8, seq_len: 1024 } },
   bert_fp32: { model: { preset: 'bert-base' }, workload: { mode: 'train', method: 'full', precision: 'fp32', micro_batch: 8, seq_len: 128, flash_attention: false } },
   int4_infer: { model: { preset: 'llama-3.1-8b' }, workload: { mode: 'infer', precision: 'int4', micro_batch: 2, seq_len: 512, stack: 'vllm' } },
-  custom: { model: { kind: 'decoder', params: 1.1e9, layers: 22, hidden: 2048, heads: 32, kv_heads: 4, ffn: 5632, vocab: 32000 }, workload: { mode: 'train', method: 'full', precision: 'bf16-true', micro_batch: 2, seq_len: 2048 } },
+  custom: { model: { kind: 'decoder', params: 1.1e9, layers: 22, hidden: 2048, heads: 32, kv_heads: 4, ffn: 5632, vocab: 32000, gated_mlp: true, tied_embeddings: false }, workload: { mode: 'train', method: 'full', precision: 'bf16-true', micro_batch: 2, seq_len: 2048 } },
 };
 
 function parsesAsPython(source) {
@@ -84,6 +85,20 @@ test('a broken or missing result line reads as nothing', () => {
   assert.equal(verify.parseResult('no result here'), null);
   assert.equal(verify.parseResult('GPUPLAN_RESULT {"gpu": "x", "micro_batch": 0}'), null);
   assert.equal(verify.parseResult('GPUPLAN_RESULT {not json'), null);
+});
+
+// The page keeps no copy of the core's rule that tells a gated MLP from the
+// parameter count (issue #28): it builds what the request or the preset says.
+test('the script builds the MLP the request or the preset names', () => {
+  const config = (request) => /config = (\w+)Config\(/.exec(verify.verifyScript(request, presets))?.[1];
+  const workload = { mode: 'train', method: 'full', micro_batch: 1, seq_len: 128 };
+  assert.equal(config({ model: { preset: 'llama-3.1-8b' }, workload }), 'Llama');
+  assert.equal(config({ model: { preset: 'gpt2' }, workload }), 'OPT');
+  const custom = { ...requests.custom.model };
+  assert.equal(config({ model: custom, workload }), 'Llama');
+  assert.equal(config({ model: { ...custom, gated_mlp: false }, workload }), 'OPT');
+  // The preset's word stands unless the request names its own.
+  assert.equal(config({ model: { preset: 'gpt2', gated_mlp: true }, workload }), 'Llama');
 });
 
 test('models it cannot build say so in a script that still runs', () => {

@@ -113,7 +113,7 @@ export function toMarkdown(ctx: Ctx, version: string, now = new Date()): string 
       .sort((a, b2) => (cashValue(ctx, a.cost, a.costCurrency) || Infinity) - (cashValue(ctx, b2.cost, b2.costCurrency) || Infinity)).slice(0, 10);
     for (const x of priced) {
       const g = x.gpu;
-      lines.push(`| ${mdCell(x.name)} | ${g.count} | ${hours(lang, g.hours)} | ${num(lang, g.hours * g.count, 1)} | ${cash(ctx, x.cost, x.costCurrency)} | ${mdCell(typeof g.platform === 'string' ? `${platformName(ctx, g.platform)} · ${label(t, 'billing', String(g.billing ?? ''))}` : '—')} | ${mdCell(priceBasis(ctx, g.offer)) || '—'} |`);
+      lines.push(`| ${mdCell(x.name)} | ${g.count} | ${hours(lang, g.hours)} | ${num(lang, g.hours * g.count, 1)} | ${cash(ctx, x.cost, x.costCurrency)} | ${mdCell(g.platform ? `${platformName(ctx, g.platform)} · ${label(t, 'billing', g.billing ?? '')}` : '—')} | ${mdCell(priceBasis(ctx, g.offer)) || '—'} |`);
     }
     if (priced[0]) lines.push('', mdCell(rangeText(ctx, priced[0].gpu)));
     lines.push('');
@@ -149,7 +149,7 @@ export function toCsv(ctx: Ctx): string {
   for (const x of rows(ctx).filter((r) => r.fit !== 'no')) {
     const g = x.gpu;
     lines.push([g.id, x.name, x.memoryBytes, x.fit, g.count, g.hours, g.hours_low ?? '', g.hours_high ?? '', g.hours * g.count,
-      typeof g.platform === 'string' ? g.platform : '', typeof g.billing === 'string' ? g.billing : '', cashValue(ctx, x.cost, x.costCurrency),
+      g.platform ?? '', g.billing ?? '', cashValue(ctx, x.cost, x.costCurrency),
       ...offerCells(ctx, g.offer)]
       .map((v) => csvCell(v as string | number)).join(','));
   }

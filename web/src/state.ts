@@ -230,6 +230,13 @@ const STAGE_NUMBERS: Record<string, Spec> = {
   ablations: { min: 0, max: 1000, int: true },
   fraction: { min: 0, max: 1 },
 };
+// The fields that hold one of a list, and the yes-or-no ones.
+const CHOICES: Record<string, readonly unknown[]> = {
+  method: METHODS, optimizer: OPTIMIZERS, lora_targets: LORA_TARGETS, sharding: SHARDING_CHOICES,
+  budget_currency: CURRENCIES, currency: CURRENCIES, scope: SCOPES, billing: BILLINGS,
+  objective: OBJECTIVES, rl_rollout: ROLLOUTS, framework: FRAMEWORK_IDS,
+};
+const FLAGS = ['grad_checkpointing', 'flash_attention', 'cpu_offload', 'cached_text_embeddings'] as const;
 const ID = /^[a-z0-9][a-z0-9.\-_]{0,63}$/;
 
 function num(v: unknown, spec: Spec, fallback: number): number {
@@ -275,38 +282,27 @@ export function sanitize(input: unknown): State {
   for (const [k, spec] of Object.entries(SCIENCE_NUMBERS)) {
     (s.science as unknown as Record<string, number>)[k] = num(sc[k], spec, (d.science as unknown as Record<string, number>)[k]);
   }
-  s.method = oneOf(o.method, METHODS, d.method);
   const precisions: readonly string[] = s.mode === 'train' ? TRAIN_PRECISIONS : INFER_PRECISIONS;
   s.precision = oneOf(o.precision, precisions, precisions[0]);
-  s.optimizer = oneOf(o.optimizer, OPTIMIZERS, d.optimizer);
   for (const [k, spec] of Object.entries(NUMBERS)) {
     (s as unknown as Record<string, number>)[k] = num(o[k], spec, (d as unknown as Record<string, number>)[k]);
   }
   s.kv_cache_bits = oneOf(s.kv_cache_bits, KV_BITS as readonly number[], d.kv_cache_bits);
-  s.grad_checkpointing = bool(o.grad_checkpointing, d.grad_checkpointing);
-  s.flash_attention = bool(o.flash_attention, d.flash_attention);
-  s.cpu_offload = bool(o.cpu_offload, d.cpu_offload);
-  s.lora_targets = oneOf(o.lora_targets, LORA_TARGETS, d.lora_targets);
-  s.sharding = oneOf(o.sharding, SHARDING_CHOICES, d.sharding);
+  for (const [k, allowed] of Object.entries(CHOICES)) {
+    (s as unknown as Record<string, unknown>)[k] = oneOf(o[k], allowed, (d as unknown as Record<string, unknown>)[k]);
+  }
+  for (const k of FLAGS) s[k] = bool(o[k], d[k]);
   migrate(o, s);
   s.form = FORM_VERSION;
   s.hardware = id(o.hardware, d.hardware, true);
-  s.budget_currency = oneOf(o.budget_currency, CURRENCIES, d.budget_currency);
-  s.currency = oneOf(o.currency, CURRENCIES, d.currency);
-  s.scope = oneOf(o.scope, SCOPES, d.scope);
-  s.billing = oneOf(o.billing, BILLINGS, d.billing);
   s.platforms = Array.isArray(o.platforms)
     ? o.platforms.filter((p): p is string => typeof p === 'string' && ID.test(p)).slice(0, 64)
     : d.platforms;
   s.target_gpu = id(o.target_gpu, d.target_gpu);
-  s.objective = oneOf(o.objective, OBJECTIVES, d.objective);
-  s.rl_rollout = oneOf(o.rl_rollout, ROLLOUTS, d.rl_rollout);
-  s.cached_text_embeddings = bool(o.cached_text_embeddings, d.cached_text_embeddings);
   const pr = record(o.paper);
   s.paper = { on: bool(pr.on, d.paper.on), gpu: id(pr.gpu, d.paper.gpu),
     count: num(pr.count, { min: 1, max: 4096, int: true }, d.paper.count), hours: num(pr.hours, { min: 0.0001, max: 1e6 }, d.paper.hours) };
   s.sort = typeof o.sort === 'string' && /^-?[a-z_]{1,20}$/.test(o.sort) ? o.sort : d.sort;
-  s.framework = oneOf(o.framework, FRAMEWORK_IDS, d.framework);
   const cb = record(o.calib);
   s.calib = { gpu: id(cb.gpu, d.calib.gpu, true), micro_batch: num(cb.micro_batch, { min: 0, max: 65536, int: true }, 0),
     memory_gib: num(cb.memory_gib, { min: 0, max: 1e5 }, 0), rate: num(cb.rate, { min: 0, max: 1e15 }, 0) };

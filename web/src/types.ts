@@ -33,6 +33,7 @@ export interface CatalogPlatform {
 export interface CatalogModel {
   id: string; name?: string; kind: string; params: number;
   layers?: number; hidden?: number; heads?: number; kv_heads?: number; ffn?: number; vocab?: number;
+  gated_mlp?: boolean;  // every transformer's (the verify script reads it)
   patch_size?: number;  // a vision transformer's (docs/api.md)
 }
 // catalog/scenarios.json (docs/scenarios.md): the page's first question.

@@ -55,25 +55,20 @@ interface Dims {
 }
 
 // The request's model, or the preset's dimensions from the page's catalog.
-// A gated MLP (LLaMA-style SwiGLU) is told from the published parameter
-// count as the core does (3 matrices per layer instead of 2).
+// Whether the MLP is gated (LLaMA-style SwiGLU, 3 matrices per layer instead
+// of 2) is what the request or the preset says: the page's request always
+// names it for a custom model (request.ts), and every transformer preset in
+// the catalog does (the core reads a preset without it as not gated). The
+// page keeps no copy of the core's rule that tells it from the parameter count.
 function dims(model: Obj, preset: CatalogModel | undefined): Dims | null {
   const src: Obj = preset ? { ...(preset as unknown as Obj), ...model } : model;
   const d = {
     kind: str(src.kind, 'decoder'), layers: int(src.layers, 0), hidden: int(src.hidden, 0), heads: int(src.heads, 0),
     kv_heads: int(src.kv_heads, int(src.heads, 0)), ffn: int(src.ffn, 0), vocab: int(src.vocab, 0),
-    tied: src.tied_embeddings === true, name: str(src.name, str(src.preset, 'custom')), gated: true,
+    tied: src.tied_embeddings === true, name: str(src.name, str(src.preset, 'custom')), gated: src.gated_mlp === true,
   };
   if (!(d.layers > 0 && d.hidden > 0 && d.heads > 0 && d.vocab > 0)) return null;
   if (!d.ffn) d.ffn = 4 * d.hidden;
-  const params = typeof src.params === 'number' ? src.params : 0;
-  if (typeof src.gated_mlp === 'boolean') d.gated = src.gated_mlp;
-  else if (params > 0) {
-    const headDim = d.hidden / d.heads;
-    const attention = d.layers * (2 * d.hidden * d.hidden + 2 * d.hidden * headDim * d.kv_heads);
-    const embedding = d.vocab * d.hidden * (d.tied ? 1 : 2);
-    d.gated = (params - embedding - attention) / (d.layers * d.hidden * d.ffn) > 2.5;
-  }
   return d;
 }
 

@@ -420,7 +420,6 @@ export const en: Record<keyof typeof zhCN, string> = {
   'compare.fit': 'Fits?',
   'compare.fit.comfortable': 'fits with room to spare',
   'compare.fit.tight': 'fits, but without the headroom',
-  'compare.fit.fits': 'fits',
   'compare.fit.no': 'does not fit',
   'compare.hours': 'Total time (one after another)',
   'compare.total': 'Total cost',

@@ -418,7 +418,6 @@ export const zhCN = {
   'compare.fit': '能否放下',
   'compare.fit.comfortable': '放得下，余量充足',
   'compare.fit.tight': '放得下，但余量不足',
-  'compare.fit.fits': '放得下',
   'compare.fit.no': '放不下',
   'compare.hours': '总用时（依次运行）',
   'compare.total': '总费用',

@@ -24,33 +24,30 @@ export interface Budget {
   category?: string; wallHours: number; budget?: number;
 }
 
-const fin = (x: unknown, d = 0): number => (typeof x === 'number' && Number.isFinite(x) ? x : d);
-
 // Card-hours (卡·时, GPU-hours) of a stage: its billed instance hours × GPUs
 // per instance (docs/api.md, plan.stages[]).
 export function stageGpuHours(s: PlanStage): number {
-  return fin(s.hours) * Math.max(1, fin(s.count, 1));
+  return s.hours * Math.max(1, s.count ?? 1);
 }
 
+// The plan's stages as the views read them. The core writes every field a
+// feasible stage has (core/src/write/response_json.cpp, write_stage); an
+// infeasible one has no card, platform or price, read here as none.
 export function budgetOf(ctx: Ctx): Budget | null {
   const plan: Plan | undefined = ctx.response?.plan;
-  if (!plan || !Array.isArray(plan.stages) || !plan.stages.length) return null;
+  if (!plan?.stages.length) return null;
   const stages = plan.stages.map((s): StageCost => ({
-    stage: String(s.stage), gpu: String(s.gpu ?? ''), count: fin(s.count, 1), platform: String(s.platform ?? ''),
-    billing: String(s.billing ?? ''), gpuHours: stageGpuHours(s), wallHours: fin(s.wall_hours),
-    cost: fin(s.cost), share: fin(s.share), feasible: s.feasible !== false, why: typeof s.why === 'string' ? s.why : '',
-    storage: fin(s.storage_cost), sharding: typeof s.sharding === 'string' ? s.sharding : '', fit: typeof s.fit === 'string' ? s.fit : '',
-    changes: Array.isArray(s.workload_changes) ? (s.workload_changes as { field: string; value: unknown }[]).filter((c) => c && typeof c.field === 'string') : [],
-    memoryBytes: fin(s.memory_bytes), perRun: fin(s.gpus_per_run, 1), parallel: fin(s.parallel_runs, 1),
-    offer: s.offer, costLow: fin(s.cost_low, NaN), costHigh: fin(s.cost_high, NaN),
-    reference: typeof s.reference?.message === 'string' ? s.reference.message : '',
+    stage: s.stage, gpu: s.gpu ?? '', count: s.count ?? 1, platform: s.platform ?? '',
+    billing: s.billing ?? '', gpuHours: stageGpuHours(s), wallHours: s.wall_hours ?? 0,
+    cost: s.cost, share: s.share, feasible: s.feasible, why: s.why,
+    storage: s.storage_cost ?? 0, sharding: s.sharding ?? '', fit: s.fit ?? '', changes: s.workload_changes,
+    memoryBytes: s.memory_bytes ?? 0, perRun: s.gpus_per_run ?? 1, parallel: s.parallel_runs ?? 1,
+    offer: s.offer, costLow: s.cost_low ?? NaN, costHigh: s.cost_high ?? NaN, reference: s.reference?.message ?? '',
   }));
-  // An infeasible plan is one (contract v1.1 `plan.feasible`; before it, a stage's `feasible`).
   const feasible = plan.feasible !== false && stages.every((s) => s.feasible);
   return {
-    stages, total: fin(plan.total_cost), currency: typeof plan.currency === 'string' ? plan.currency : 'CNY', feasible,
-    within: feasible ? plan.within_budget : false, category: plan.category, wallHours: fin(plan.wall_hours),
-    budget: typeof plan.budget === 'number' ? plan.budget : undefined,
+    stages, total: plan.total_cost, currency: plan.currency, feasible,
+    within: feasible ? plan.within_budget : false, category: plan.category, wallHours: plan.wall_hours, budget: plan.budget,
   };
 }
 

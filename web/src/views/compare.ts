@@ -10,30 +10,36 @@ import { STAGES, type State } from '../state.ts';
 import { mdCell } from '../table_text.ts';
 import type { PlanResponse } from '../types.ts';
 import type { Ctx } from './context.ts';
-import { platformName } from './words.ts';
+import { gpuName, platformName } from './words.ts';
 
 export interface CompareEntry { label: string; state: State; response: PlanResponse | null; error: string | null }
 
-// plan() answers for the entries, remembered by request text: a compare table
-// stays open while the form changes, and only the changed entry is planned again.
-const answers = new Map<string, { response: PlanResponse | null; error: string | null }>();
+// plan() answers remembered by request text, for the comparison and the
+// lab's total (views/lab_total.ts): a table stays open while the form
+// changes, and only a changed request is planned again. A string: the
+// planner's error message.
+const answers = new Map<string, PlanResponse | string>();
+
+export function planOf(ctx: Ctx, text: string): PlanResponse | string {
+  let a = answers.get(text);
+  if (a === undefined) {
+    try {
+      const out = JSON.parse(ctx.planner.plan(text)) as Record<string, unknown>;
+      const err = out.error as { message?: unknown } | undefined;
+      a = err ? String(err.message ?? '') : (out as unknown as PlanResponse);
+    } catch {
+      a = ctx.t('error.internal');
+    }
+    if (answers.size > 24) answers.clear();
+    answers.set(text, a);
+  }
+  return a;
+}
 
 export function compareEntries(ctx: Ctx, list: { label: string; state: State }[]): CompareEntry[] {
   return list.map(({ label: name, state }) => {
-    const text = JSON.stringify(toRequest(state, ctx.lang, ctx.quotes, ctx.catalog.models.find((m) => m.id === state.preset)));
-    let a = answers.get(text);
-    if (!a) {
-      try {
-        const out = JSON.parse(ctx.planner.plan(text)) as Record<string, unknown>;
-        const err = out.error as { message?: unknown } | undefined;
-        a = err ? { response: null, error: String(err.message ?? '') } : { response: out as unknown as PlanResponse, error: null };
-      } catch {
-        a = { response: null, error: ctx.t('error.internal') };
-      }
-      if (answers.size > 12) answers.clear();
-      answers.set(text, a);
-    }
-    return { label: name, state, ...a };
+    const a = planOf(ctx, JSON.stringify(toRequest(state, ctx.lang, ctx.quotes, ctx.catalog.models.find((m) => m.id === state.preset))));
+    return typeof a === 'string' ? { label: name, state, response: null, error: a } : { label: name, state, response: a, error: null };
   });
 }
 
@@ -52,7 +58,8 @@ function fitOf(ctx: Ctx, r: PlanResponse): string {
   const gpu = st?.gpu ?? (r.gpus.length === 1 ? r.gpus[0].id : undefined);
   if (!gpu) return '—';
   const row = r.gpus.find((g) => g.id === gpu);
-  const verdict = typeof st?.fit === 'string' ? st.fit : typeof row?.fit === 'string' ? row.fit : row ? (row.fits ? 'fits' : 'no') : '';
+  // The stage's verdict (a feasible stage's `fit`), else the card's (gpus[].fit, always written).
+  const verdict = st?.fit ?? row?.fit;
   return verdict ? `${ctx.gpu(gpu)?.name ?? gpu}: ${label(ctx.t, 'compare.fit', verdict)}` : '—';
 }
 
@@ -72,24 +79,22 @@ export function compareRows(ctx: Ctx, entries: CompareEntry[]): CompareRow[] {
         if (s.feasible === false) return t('budget.infeasible');
         // The planner's verdict on this stage's card, said when it is tight (inside the headroom).
         const tight = s.fit === 'tight' ? ` · ${label(t, 'compare.fit', 'tight')}` : '';
-        return `${ctx.gpu(String(s.gpu ?? ''))?.name ?? s.gpu} ×${s.count ?? 1} · ${platformName(ctx, s.platform)} · ${label(t, 'billing', String(s.billing ?? ''))}${tight}`;
+        return `${gpuName(ctx, s.gpu)} ×${s.count} · ${platformName(ctx, s.platform)} · ${label(t, 'billing', s.billing ?? '')}${tight}`;
       }),
     })),
     { key: 'hours', title: t('compare.hours'), cells: each((r) => hours(lang, r.plan?.wall_hours)) },
     { key: 'total', title: t('compare.total'), cells: each((r) => {
       const p = r.plan;
       if (!p) return '—';
-      const cur = String(p.currency ?? 'CNY');
-      const low = p.total_cost_low;
-      const high = p.total_cost_high;
-      const range = typeof low === 'number' && typeof high === 'number' ? ` (${money(lang, low, cur)}–${money(lang, high, cur)})` : '';
-      return p.feasible === false ? t('budget.infeasible') : `${money(lang, p.total_cost, cur)}${range}`;
+      const cur = p.currency;
+      return p.feasible === false ? t('budget.infeasible')
+        : `${money(lang, p.total_cost, cur)} (${money(lang, p.total_cost_low, cur)}–${money(lang, p.total_cost_high, cur)})`;
     }) },
     { key: 'budget', title: t('compare.budget'), cells: each((r) => {
       const p = r.plan;
       if (!p) return '—';
       if (p.feasible === false) return t('budget.infeasible');
-      return t(p.within_budget === false ? 'compare.over' : 'compare.within', { budget: money(lang, p.budget, String(p.currency ?? 'CNY')) });
+      return t(p.within_budget === false ? 'compare.over' : 'compare.within', { budget: money(lang, p.budget, p.currency) });
     }) },
     { key: 'warnings', title: t('compare.warnings'), cells: each((r) => r.warnings.slice(0, 3).map((w) => w.message).join('\n') || '—') },
   ];

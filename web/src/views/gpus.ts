@@ -21,26 +21,10 @@ export interface Row {
   value: number; // cheapest fitting run cost / this run cost (1 = best), display only
 }
 
-// The planner's verdict (gpus[].fit); a response from before v1.1 has only
-// `fits`, which says nothing of the headroom.
-export function fitOf(g: GpuRow): Fit {
-  if (g.fit === 'comfortable' || g.fit === 'tight' || g.fit === 'no') return g.fit;
-  return g.fits ? 'comfortable' : 'no';
-}
-
-// The currency of the planner's money figures: the plan's, else the budget's.
+// The currency of the planner's money figures: the plan's, else the budget's
+// (the page's request names one whenever it has a budget, request.ts).
 export function coreCurrency(ctx: Ctx): string {
-  const plan = ctx.response?.plan;
-  if (plan && typeof plan.currency === 'string') return plan.currency;
-  const b = ctx.request.budget as { currency?: unknown } | undefined;
-  return typeof b?.currency === 'string' ? b.currency : 'CNY';
-}
-
-function costOf(g: GpuRow): number {
-  const c = g.cost as unknown;
-  if (typeof c === 'number' && Number.isFinite(c)) return c;
-  if (c && typeof c === 'object' && typeof (c as { typical?: unknown }).typical === 'number') return (c as { typical: number }).typical;
-  return NaN;
+  return ctx.response?.plan?.currency ?? (ctx.request.budget as { currency?: string } | undefined)?.currency ?? 'CNY';
 }
 
 export function rows(ctx: Ctx): Row[] {
@@ -49,10 +33,11 @@ export function rows(ctx: Ctx): Row[] {
   const fallback = coreCurrency(ctx);
   const out = r.gpus.map((g): Row => {
     const cat = ctx.gpu(g.id);
-    const fit = fitOf(g);
+    // The planner's verdict and one run's cost, as the core writes them
+    // (write_gpu in core/src/write/response_json.cpp: `fit` always, `cost` where priced).
     return {
-      gpu: g, name: cat?.name ?? g.id, memoryBytes: cat?.memory_bytes ?? 0, fit,
-      cost: fit === 'no' ? NaN : costOf(g), costCurrency: fallback, value: NaN,
+      gpu: g, name: cat?.name ?? g.id, memoryBytes: cat?.memory_bytes ?? 0, fit: g.fit,
+      cost: g.fit === 'no' ? NaN : g.cost ?? NaN, costCurrency: fallback, value: NaN,
     };
   });
   // The ratio of two of the planner's costs (in one currency): a ranking aid, not a price.
@@ -102,14 +87,14 @@ function reasons(ctx: Ctx, x: Row): string[] {
   // "No price" only from a planner that prices rows (contract v1.1 gpus[].cost).
   const priced = (ctx.response?.gpus ?? []).some((r) => r.cost !== undefined);
   if (priced && x.fit !== 'no' && g.hours > 0 && !Number.isFinite(x.cost)) out.push(t('gpus.reason.noprice'));
-  if (typeof g.platform === 'string' && g.platform) {
-    out.push(t('gpus.reason.platform', { platform: platformName(ctx, g.platform), billing: label(t, 'billing', String(g.billing ?? '')) }));
+  if (g.platform) {
+    out.push(t('gpus.reason.platform', { platform: platformName(ctx, g.platform), billing: label(t, 'billing', g.billing ?? '') }));
   }
   if (x.fit !== 'no' && !(g.hours > 0)) out.push(t('gpus.reason.nodata'));
   // The reverse questions (docs/api.md, "Memory fields"): on one card of this
   // type, the largest micro-batch and the longest sequence that fit.
-  if (typeof g.max_micro_batch === 'number' && g.max_micro_batch > 0) out.push(t('gpus.reason.max_batch', { n: num(lang, g.max_micro_batch) }));
-  if (typeof g.max_seq_len === 'number' && g.max_seq_len > 0) out.push(t('gpus.reason.max_seq', { n: num(lang, g.max_seq_len) }));
+  if (g.max_micro_batch > 0) out.push(t('gpus.reason.max_batch', { n: num(lang, g.max_micro_batch) }));
+  if (g.max_seq_len > 0) out.push(t('gpus.reason.max_seq', { n: num(lang, g.max_seq_len) }));
   // Seed 004's cost-effectiveness coefficient, as the planner computes it
   // (gpus[].cost_effectiveness: TFLOPS per unit of the row's hourly price,
   // in the plan's currency).

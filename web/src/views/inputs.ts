@@ -163,6 +163,10 @@ export function workloadView(ctx: Ctx): HTMLElement {
     return h('span', { class: 'radio' }, input, h('label', { for: id }, text));
   };
   const precisions = train ? TRAIN_PRECISIONS : INFER_PRECISIONS;
+  // A number the state holds as the request's field at `path`, bounded by the core's limit there.
+  type Num = 'micro_batch' | 'image_size' | 'seq_len' | 'samples' | 'epochs' | 'lora_rank';
+  const stateNumber = (key: Num, path: keyof typeof LIMITS, label: string, help?: string): HTMLElement =>
+    numberField({ label, help, value: state[key], ...LIMITS[path], path }, (v) => ctx.set({ [key]: v }));
   const gpuOptions: Option[] = [{ value: '', label: t('hardware.all') }, ...catalog.gpus.map((g) => ({ value: g.id, label: g.name }))];
   const cnn = state.source === 'custom' ? state.custom.kind === 'cnn' : sizedByImage(catalog.models.find((m) => m.id === state.preset));
   const modeField = selectField({ label: t('mode'), help: t('mode.help'), value: state.mode, options: opts(ctx, 'mode', MODES), path: 'workload.mode' }, (v) => {
@@ -180,13 +184,13 @@ export function workloadView(ctx: Ctx): HTMLElement {
       selectField({ label: t('precision'), help: t(train ? 'precision.help.train' : 'precision.help.infer'), value: state.precision, options: opts(ctx, 'precision', precisions), path: 'workload.precision' }, (v) => ctx.set({ precision: v })),
     ),
     h('div', { class: 'row3' },
-      numberField({ label: t('micro_batch'), help: t('micro_batch.help'), value: state.micro_batch, ...LIMITS['workload.micro_batch'], path: 'workload.micro_batch' }, (micro_batch) => ctx.set({ micro_batch })),
+      stateNumber('micro_batch', 'workload.micro_batch', t('micro_batch'), t('micro_batch.help')),
       cnn
-        ? numberField({ label: t('image_size'), help: t('image_size.help'), value: state.image_size, ...LIMITS['workload.image_size'], path: 'workload.image_size' }, (image_size) => ctx.set({ image_size }))
-        : numberField({ label: t('seq_len'), help: t(train ? 'seq_len.help.train' : 'seq_len.help.infer'), value: state.seq_len, ...LIMITS['workload.seq_len'], path: 'workload.seq_len' }, (seq_len) => ctx.set({ seq_len })),
+        ? stateNumber('image_size', 'workload.image_size', t('image_size'), t('image_size.help'))
+        : stateNumber('seq_len', 'workload.seq_len', t('seq_len'), t(train ? 'seq_len.help.train' : 'seq_len.help.infer')),
       cnn && !train ? numberField({ label: t('steps'), help: t('steps.help'), value: state.steps, ...LIMITS['workload.steps'], min: 0, path: 'workload.steps' }, (steps) => ctx.set({ steps })) : null,
-      numberField({ label: t('samples'), help: t('samples.help'), value: state.samples, ...LIMITS['data.samples'], path: 'data.samples' }, (samples) => ctx.set({ samples })),
-      train ? numberField({ label: t('epochs'), value: state.epochs, ...LIMITS['data.epochs'], path: 'data.epochs' }, (epochs) => ctx.set({ epochs })) : null,
+      stateNumber('samples', 'data.samples', t('samples'), t('samples.help')),
+      train ? stateNumber('epochs', 'data.epochs', t('epochs')) : null,
     ),
     objectiveFields(ctx),
     paperRunFields(ctx),
@@ -194,7 +198,7 @@ export function workloadView(ctx: Ctx): HTMLElement {
       h('summary', null, t('advanced')),
       h('div', { class: 'row3' },
         train ? selectField({ label: t('optimizer'), help: t('optimizer.help'), value: state.optimizer, options: opts(ctx, 'optimizer', OPTIMIZERS), path: 'workload.optimizer' }, (v) => ctx.set({ optimizer: v as State['optimizer'] })) : null,
-        train && state.method !== 'full' ? numberField({ label: t('lora.rank'), help: t('lora.rank.help'), value: state.lora_rank, ...LIMITS['workload.lora.rank'], path: 'workload.lora.rank' }, (lora_rank) => ctx.set({ lora_rank })) : null,
+        train && state.method !== 'full' ? stateNumber('lora_rank', 'workload.lora.rank', t('lora.rank'), t('lora.rank.help')) : null,
         train && state.method !== 'full' ? selectField({ label: t('lora.targets'), value: state.lora_targets, options: opts(ctx, 'lora_targets', LORA_TARGETS), path: 'workload.lora.targets' }, (v) => ctx.set({ lora_targets: v as State['lora_targets'] })) : null,
         !train ? selectField({ label: t('kv_cache_bits'), help: t('kv_cache_bits.help'), value: String(state.kv_cache_bits), options: KV_BITS.map((b) => ({ value: String(b), label: `${b} bit` })), path: 'workload.kv_cache_bits' }, (v) => ctx.set({ kv_cache_bits: Number(v) })) : null,
         // Left empty / "planner chooses" unless the student sets them: then the request leaves them out.

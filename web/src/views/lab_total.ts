@@ -9,10 +9,11 @@ import { withLab, type LabMine, type LabSettings } from '../lab_settings.ts';
 import { toRequest } from '../request.ts';
 import type { Project } from '../storage_state.ts';
 import { csvCell, mdCell } from '../table_text.ts';
-import type { PlanResponse, PlanStage } from '../types.ts';
+import type { PlanStage } from '../types.ts';
 import type { Ctx } from './context.ts';
 import { label } from '../i18n.ts';
 import { cash, cashValue, gpuName, platformName } from './words.ts';
+import { planOf } from './compare.ts';
 
 const stageName = (ctx: Ctx, id: string): string => label(ctx.t, 'stage', id);
 
@@ -23,24 +24,6 @@ export interface TotalRow {
 }
 export interface Clash { a: string; b: string; gpu: string; week: string }
 export interface LabTotal { rows: TotalRow[]; errors: string[]; byStage: Map<string, number>; byMonth: Map<string, number>; total: number; budget: number | null; clashes: Clash[] }
-
-const answers = new Map<string, PlanResponse | string>();
-
-function planOf(ctx: Ctx, text: string): PlanResponse | string {
-  let a = answers.get(text);
-  if (a === undefined) {
-    try {
-      const out = JSON.parse(ctx.planner.plan(text)) as Record<string, unknown>;
-      const err = out.error as { message?: unknown } | undefined;
-      a = err ? String(err.message ?? '') : (out as unknown as PlanResponse);
-    } catch {
-      a = ctx.t('error.internal');
-    }
-    if (answers.size > 24) answers.clear();
-    answers.set(text, a);
-  }
-  return a;
-}
 
 // ISO week "2026-W49" of a date.
 function isoWeek(d: Date): string {
@@ -76,15 +59,16 @@ export function labTotal(ctx: Ctx, lab: LabSettings, mine: LabMine, projects: Pr
     const currency = r.plan?.currency ?? 'CNY';
     for (const s of r.plan?.stages ?? []) {
       if (s.feasible === false) continue;
-      const wall = (typeof s.wall_hours === 'number' ? s.wall_hours : 0) + (typeof s.upload_hours === 'number' ? s.upload_hours : 0);
+      // A feasible stage's figures as the core writes them (write_stage).
+      const wall = (s.wall_hours ?? 0) + s.upload_hours;
       const start = new Date(at);
       at += wall * 3600e3;
-      const platform = String(s.platform ?? '');
-      const gpu = String(s.gpu ?? '');
+      const platform = s.platform ?? '';
+      const gpu = s.gpu ?? '';
       const price = priceOf(s);
-      rows.push({ project: p.name, stage: s.stage, platform, gpu, count: Number(s.count ?? 0), cost: cashValue(ctx, s.cost, currency), currency,
+      rows.push({ project: p.name, stage: s.stage, platform, gpu, count: s.count ?? 0, cost: cashValue(ctx, s.cost, currency), currency,
         start, end: new Date(at), month: start.toISOString().slice(0, 7), priceDate: price.date, standing: price.standing,
-        waitHours: typeof s.wait_hours === 'number' ? s.wait_hours : 0 });
+        waitHours: s.wait_hours });
     }
   }
   const byStage = new Map<string, number>();

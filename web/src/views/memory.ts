@@ -9,7 +9,6 @@ import type { OomDoctor, PlanResponse } from '../types.ts';
 import type { Ctx } from './context.ts';
 import { button, section, selectField } from './controls.ts';
 import { requestPatch } from '../apply.ts';
-import { fitOf } from './gpus.ts';
 
 // The marketing sizes students talk about (16G V100/T4, 24G 4090, 48G A6000/L40S,
 // 80G A100/H100, 141G H200), placed at the capacity of the catalog card nearest
@@ -92,7 +91,7 @@ function compareCard(ctx: Ctx, r: PlanResponse, total: number, later: (run: () =
     // The planner's verdict for one card of this type (gpus[].fit, contract
     // v1.1): the page, the plan and the OOM doctor say the same.
     const row = r.gpus.find((g) => g.id === target.id);
-    const fit = !row ? 'unknown' : row.count > 1 ? 'no' : fitOf(row);
+    const fit = !row ? 'unknown' : row.count > 1 ? 'no' : row.fit;
     const fitsRec = fit === 'comfortable';
     const verdict = fit === 'comfortable' ? 'memory.fits' : fit === 'tight' ? 'memory.tight' : fit === 'no' ? 'memory.nofit' : 'memory.unknown';
     compare.append(

@@ -14,8 +14,8 @@ export function platformName(ctx: Ctx, p: CatalogPlatform | string | undefined):
   return ctx.lang === 'zh-CN' ? found.name_zh ?? found.name : found.name;
 }
 
-export function gpuName(ctx: Ctx, id: unknown): string {
-  return typeof id === 'string' && id ? ctx.gpu(id)?.name ?? id : '—';
+export function gpuName(ctx: Ctx, id: string | undefined): string {
+  return id ? ctx.gpu(id)?.name ?? id : '—';
 }
 
 // A figure in `from`, in the display currency at the rate the core gave for
@@ -47,9 +47,9 @@ export function fxNote(ctx: Ctx, from: string | undefined): HTMLElement | null {
 // than six months before the catalog's date; core/src/read/price_age.cpp).
 // A quote in the student's list has no verdict here: its day is shown, and
 // the plan that uses it carries the core's.
-export function priceDate(ctx: Ctx, asOf: unknown, stale?: boolean): HTMLElement {
+export function priceDate(ctx: Ctx, asOf: string | undefined, stale?: boolean): HTMLElement {
   return h('span', { class: stale ? 'as-of stale' : 'as-of', 'data-stale': stale === undefined ? null : String(stale) },
-    typeof asOf === 'string' && asOf ? asOf : ctx.t('unknown'),
+    asOf || ctx.t('unknown'),
     stale ? h('strong', { class: 'stale-mark' }, ` ${ctx.t('price.stale')}`) : null);
 }
 
